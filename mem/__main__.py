@@ -1,0 +1,5 @@
+"""Run `mem` as `python -m mem`."""
+
+from mem.cli.app import main
+
+main()

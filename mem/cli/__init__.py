@@ -1,0 +1,1 @@
+"""The command line: parse flags, call one service, render its result."""

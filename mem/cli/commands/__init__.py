@@ -1,0 +1,1 @@
+"""One module per command; `mem.cli.app` registers them."""

@@ -1,0 +1,60 @@
+"""`mem add`: one entry by hand."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from mem.cli import render
+from mem.cli.errors import reports_errors
+from mem.cli.input import text_or_stdin
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
+from mem.services import add as add_service
+
+
+@reports_errors
+def add(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="What to remember; - reads stdin.")],
+    category: Annotated[
+        str,
+        typer.Option(
+            "--category", "-c", help="decisions, lessons, facts, tasks, projects or handoffs."
+        ),
+    ] = "facts",
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            "--kind",
+            "-k",
+            help="A finer kind (decision, lesson, convention, ...).",
+            show_default=False,
+        ),
+    ] = None,
+    tags: Annotated[str, typer.Option("--tags", help="Comma-separated tags.")] = "",
+    scope: Annotated[str, typer.Option("--scope", help="agent, shared or private.")] = "agent",
+    supersedes: Annotated[
+        str | None,
+        typer.Option("--supersedes", help="Id of the entry this one replaces.", show_default=False),
+    ] = None,
+    pin: Annotated[bool, typer.Option("--pin", help="Never compact this entry away.")] = False,
+    agent: AgentOption = None,
+    vault: VaultOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Add one entry to the agent's category file.
+
+    Example: mem add "Chose bcrypt over argon2: argon2 does not build on Alpine" -c decisions
+    """
+    entry = add_service.add(
+        settings_of(ctx, vault=vault, agent=agent),
+        text_or_stdin(text),
+        category,
+        kind=kind,
+        tags=(tags,),
+        scope=scope,
+        supersedes=supersedes,
+        pin=pin,
+    )
+    render.added(entry, as_json)

@@ -1,0 +1,24 @@
+"""Text given on the command line, or read from stdin when it is `-`."""
+
+from __future__ import annotations
+
+import sys
+
+from mem.errors import InvalidInput
+
+MAX_STDIN_BYTES = 1 << 20  # one entry's worth; `mem commit` streams larger input
+
+
+def text_or_stdin(text: str) -> str:
+    """Return `text`, or stdin when it is `-` (bounded; undecodable bytes replaced)."""
+    if text != "-":
+        return text
+    data = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
+    if len(data) > MAX_STDIN_BYTES:
+        raise InvalidInput(
+            f"stdin holds more than {MAX_STDIN_BYTES // 1024} KiB; one entry "
+            "should be short (use `mem commit` for agent output)"
+        )
+    if b"\0" in data:
+        raise InvalidInput("stdin looks binary (it holds NUL bytes); give text")
+    return data.decode("utf-8", errors="replace")

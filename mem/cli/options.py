@@ -1,0 +1,59 @@
+"""Options shared by commands, and the settings they resolve to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mem.config import Settings, load_settings
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+VaultOption = Annotated[
+    str | None,
+    typer.Option(
+        "--vault",
+        help="The vault folder (default: MEM_VAULT, else the nearest .memory/ walking up).",
+        show_default=False,
+    ),
+]
+AgentOption = Annotated[
+    str | None,
+    typer.Option(
+        "--agent",
+        "-a",
+        help="The agent (default: MEM_AGENT, else default_agent in mem.toml, else main).",
+        show_default=False,
+    ),
+]
+AgentFilter = Annotated[
+    str | None, typer.Option("--agent", "-a", help="Only this agent's entries.", show_default=False)
+]
+CategoryFilter = Annotated[
+    str | None,
+    typer.Option(
+        "--category",
+        "-c",
+        help="Only this category (decisions, lessons, facts, tasks, projects, handoffs).",
+        show_default=False,
+    ),
+]
+KindFilter = Annotated[
+    str | None, typer.Option("--kind", "-k", help="Only this kind.", show_default=False)
+]
+TagFilter = Annotated[
+    str | None, typer.Option("--tag", "-t", help="Only entries with this tag.", show_default=False)
+]
+AllFlag = Annotated[bool, typer.Option("--all", help="Include superseded and forgotten entries.")]
+LimitOption = Annotated[
+    int, typer.Option("--limit", "-n", help="At most this many results.", min=1)
+]
+
+
+def settings_of(ctx: typer.Context, vault: str | None = None, agent: str | None = None) -> Settings:
+    """Resolve settings from the command's flags, the root flags, MEM_* and mem.toml."""
+    root = ctx.find_root().params
+    return load_settings(
+        vault_flag=vault or root.get("vault"), agent_flag=agent or root.get("agent"), cwd=Path.cwd()
+    )

@@ -1,0 +1,274 @@
+"""Results → text for people or JSON for machines (Rich is imported only for a terminal)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from mem.model import DoctorReport, Entry, InitReport, SearchHit, Stats, TaskReport
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from mem.services.edit import EditReport
+
+SCHEMA_VERSION = 1
+
+
+def write_json(payload: Mapping[str, Any]) -> None:
+    sys.stdout.write(
+        json.dumps({"schema_version": SCHEMA_VERSION, **payload}, ensure_ascii=False) + "\n"
+    )
+
+
+def say(message: str) -> None:
+    """A message for people, on stderr."""
+    sys.stderr.write(f"{message}\n")
+
+
+def is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=not stderr)
+
+
+def entry_payload(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "agent": entry.agent,
+        "category": entry.category,
+        "kind": entry.kind,
+        "date": entry.date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tags": list(entry.tags),
+        "scope": entry.scope,
+        "path": entry.path,
+        "line": entry.line,
+        "reinforced": entry.reinforced,
+        "superseded_by": entry.get("superseded-by") or None,
+        "archived": entry.archived,
+        "header": dict(entry.header),
+        "body": entry.body,
+    }
+
+
+def entry_line(entry: Entry) -> str:
+    place = f"{entry.agent}/{entry.category}" + (" (archive)" if entry.archived else "")
+    tags = " ".join(f"#{tag}" for tag in entry.tags)
+    flags = " [superseded]" if entry.is_superseded else ""
+    return f"{entry.id}  {entry.date:%Y-%m-%d}  {place}  {entry.kind}{flags}  {tags}".rstrip()
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+def initialized(report: InitReport, as_json: bool) -> None:
+    if as_json:
+        write_json(
+            {
+                "vault": report.vault,
+                "created": list(report.created),
+                "already_existed": report.already_existed,
+            }
+        )
+        return
+    if report.already_existed and not report.created:
+        say(f"vault already set up at {report.vault}; nothing changed")
+    else:
+        say(f"vault ready at {report.vault} ({len(report.created)} files created)")
+    sys.stdout.write(report.vault + "\n")
+
+
+def added(entry: Entry, as_json: bool) -> None:
+    if as_json:
+        write_json({"entry": entry_payload(entry)})
+        return
+    say(f"added {entry.kind} to {entry.path}")
+    sys.stdout.write(entry.id + "\n")
+
+
+def entry_shown(entry: Entry, raw: str, as_json: bool) -> None:
+    if as_json:
+        write_json({"entry": entry_payload(entry)})
+        return
+    say(f"{entry.path}:{entry.line}")
+    sys.stdout.write(raw if raw.endswith("\n") else raw + "\n")
+
+
+def entries_listed(entries: list[Entry], as_json: bool) -> None:
+    if as_json:
+        write_json({"entries": [entry_payload(entry) for entry in entries], "count": len(entries)})
+        return
+    if not entries:
+        say("no entries")
+        return
+    lines = []
+    for entry in entries:
+        lines.append(entry_line(entry))
+        lines.append(f"    {entry.title[:120]}")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def search_hits(hits: list[SearchHit], as_json: bool) -> None:
+    if as_json:
+        write_json(
+            {
+                "hits": [
+                    {
+                        **entry_payload(hit.entry),
+                        "score": round(hit.score, 6),
+                        "snippet": hit.snippet,
+                    }
+                    for hit in hits
+                ],
+                "count": len(hits),
+            }
+        )
+        return
+    if not hits:
+        say("no matches")
+        return
+    if not is_terminal():
+        out = []
+        for hit in hits:
+            out.append(f"{entry_line(hit.entry)}  ({hit.score:.3g})")
+            out.append(f"    {hit.snippet}")
+        sys.stdout.write("\n".join(out) + "\n")
+        return
+    from rich.text import Text
+
+    terminal = console()
+    for hit in hits:
+        head = Text(entry_line(hit.entry), style="bold")
+        head.append(f"  ({hit.score:.3g})", style="dim")
+        terminal.print(head)
+        snippet = Text("    " + hit.snippet)
+        for term in hit.matched_terms:
+            stem = re.escape(term[: max(4, len(term) - 2)])
+            snippet.highlight_regex(re.compile(rf"(?i)\b{stem}\w*"), style="bold yellow")
+        terminal.print(snippet)
+
+
+def forgotten(entry: Entry, as_json: bool) -> None:
+    if as_json:
+        write_json({"entry": entry_payload(entry)})
+        return
+    say(f"forgot {entry.id} in {entry.path} (kept in the file, hidden from search and recall)")
+
+
+def task_done(report: TaskReport, as_json: bool) -> None:
+    if as_json:
+        write_json({"entry": entry_payload(report.entry), "ticked": report.changed})
+        return
+    state = "still open" if report.entry.is_open_task else "done"
+    say(f"ticked {report.changed} item(s) of {report.entry.id}; the task is {state}")
+
+
+def edited(report: EditReport, as_json: bool) -> None:
+    after = report.after
+    if as_json:
+        write_json(
+            {
+                "changed": report.changed,
+                "entry": entry_payload(after) if after else None,
+                "problems": [problem_payload(p) for p in report.problems],
+            }
+        )
+        return
+    if not report.changed:
+        say(f"{report.before.id}: no change")
+    elif after is None:
+        say(f"{report.before.id} is gone from {report.before.path} (removed or no longer parses)")
+    else:
+        say(f"{after.id} updated and reindexed")
+    for problem in report.problems:
+        say(f"warning: {problem.path}:{problem.line}: {problem.message}")
+
+
+def exported(entries: Iterable[Entry], output_format: str) -> None:
+    if output_format == "json":
+        items = [entry_payload(entry) for entry in entries]
+        write_json({"entries": items, "count": len(items)})
+        return
+    for entry in entries:
+        sys.stdout.write(json.dumps(entry_payload(entry), ensure_ascii=False) + "\n")
+
+
+def problem_payload(problem: Any) -> dict[str, Any]:
+    return {
+        "code": problem.code,
+        "path": problem.path,
+        "line": problem.line,
+        "message": problem.message,
+        "fixed": problem.fixed,
+    }
+
+
+def doctor_report(report: DoctorReport, as_json: bool) -> None:
+    remaining = [p for p in report.problems if not p.fixed]
+    if as_json:
+        write_json(
+            {
+                "problems": [problem_payload(p) for p in report.problems],
+                "files_checked": report.files_checked,
+                "entries_checked": report.entries_checked,
+                "healthy": not remaining,
+            }
+        )
+        return
+    for problem in report.problems:
+        where = f"{problem.path}:{problem.line}" if problem.line else problem.path
+        mark = "fixed" if problem.fixed else problem.code
+        sys.stdout.write(f"{where}: {mark}: {problem.message}\n")
+    verdict = "healthy" if not remaining else f"{len(remaining)} problem(s)"
+    say(
+        f"checked {report.entries_checked} entries in {report.files_checked} files: {verdict}"
+        + ("" if not remaining else "; `mem doctor --fix` repairs what is safe to repair")
+    )
+
+
+def stats_report(stats: Stats, as_json: bool) -> None:
+    if as_json:
+        write_json(
+            {
+                "entries": stats.entries,
+                "superseded": stats.superseded,
+                "by_agent": stats.by_agent,
+                "by_category": stats.by_category,
+                "by_kind": stats.by_kind,
+                "by_age": stats.by_age,
+                "files": stats.files,
+                "vault_bytes": stats.vault_bytes,
+                "index_bytes": stats.index_bytes,
+            }
+        )
+        return
+    from rich.table import Table
+
+    terminal = console()
+    for title, counts in (
+        ("agent", stats.by_agent),
+        ("category", stats.by_category),
+        ("kind", stats.by_kind),
+        ("age", stats.by_age),
+    ):
+        table = Table(title=f"by {title}", title_justify="left", show_edge=False)
+        table.add_column(title)
+        table.add_column("entries", justify="right")
+        table.add_column("")
+        top = max(counts.values(), default=0) or 1
+        for name, count in counts.items():
+            table.add_row(name, str(count), "█" * round(24 * count / top))
+        terminal.print(table)
+        terminal.print()
+    terminal.print(
+        f"{stats.entries} entries ({stats.superseded} superseded) in {stats.files} "
+        f"files; vault {stats.vault_bytes / 1024:.0f} KiB, "
+        f"index {stats.index_bytes / 1024:.0f} KiB"
+    )

@@ -1,0 +1,143 @@
+"""Settings and where they come from: flags, MEM_* variables, the vault's mem.toml, defaults."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mem.errors import MemError, VaultNotFound
+from mem.model import AGENT_NAME, DEFAULT_HALF_LIFE_DAYS
+
+VAULT_DIR = ".memory"
+CONFIG_FILE = "mem.toml"
+DEFAULT_AGENT = "main"
+DEFAULT_RECALL_BUDGET_TOKENS = 2000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a service needs to know about where it runs."""
+
+    vault: Path | None  # None when no vault was found; services that need one raise VaultNotFound
+    agent: str = DEFAULT_AGENT
+    agent_is_explicit: bool = False  # given by --agent or MEM_AGENT rather than defaulted
+    recall_budget: int = DEFAULT_RECALL_BUDGET_TOKENS
+    half_life_days: Mapping[str, float] = field(
+        default_factory=lambda: dict(DEFAULT_HALF_LIFE_DAYS)
+    )
+    editor: str = "vi"
+    vault_flag: str | None = None  # what the user asked for, for error messages
+
+    def require_vault(self) -> Path:
+        """Return the vault folder, or explain that there is none."""
+        if self.vault is None:
+            if self.vault_flag:
+                raise VaultNotFound(f"no vault at {self.vault_flag}; run `mem init` to create one")
+            raise VaultNotFound("no vault here or above; run `mem init` to create one")
+        return self.vault
+
+
+def load_settings(
+    vault_flag: str | None = None,
+    agent_flag: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Settings:
+    """Resolve settings: flag > MEM_* variable > mem.toml > default."""
+    environ = os.environ if environ is None else environ
+    cwd = Path.cwd() if cwd is None else cwd
+    wanted = vault_flag or environ.get("MEM_VAULT") or None
+    vault = vault_at(cwd / wanted) if wanted else find_vault(cwd)
+    table = read_config(vault) if vault else {}
+
+    agent = agent_flag or environ.get("MEM_AGENT") or ""
+    agent_is_explicit = bool(agent)
+    if not agent:
+        agent = str(table.get("default_agent") or DEFAULT_AGENT)
+
+    recall = table.get("recall", {})
+    budget = recall.get("budget", DEFAULT_RECALL_BUDGET_TOKENS) if isinstance(recall, dict) else 0
+    half_lives = dict(DEFAULT_HALF_LIFE_DAYS)
+    configured = table.get("half_life_days", {})
+    if isinstance(configured, dict):
+        for kind, days in configured.items():
+            if isinstance(days, int | float) and days > 0:
+                half_lives[str(kind)] = float(days)
+    return Settings(
+        vault=vault,
+        agent=agent,
+        agent_is_explicit=agent_is_explicit,
+        recall_budget=int(budget) if isinstance(budget, int) and budget > 0 else 2000,
+        half_life_days=half_lives,
+        editor=environ.get("VISUAL") or environ.get("EDITOR") or "vi",
+        vault_flag=wanted,
+    )
+
+
+def vault_at(path: Path) -> Path | None:
+    """Return the vault at `path` (the vault folder itself, or a folder holding `.memory/`)."""
+    if (path / CONFIG_FILE).is_file():
+        return path.resolve()
+    if (path / VAULT_DIR / CONFIG_FILE).is_file():
+        return (path / VAULT_DIR).resolve()
+    return None
+
+
+def find_vault(start: Path) -> Path | None:
+    """Find the nearest vault walking up from `start`, then the main checkout of a git worktree."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if folder.name == VAULT_DIR and (folder / CONFIG_FILE).is_file():
+            return folder
+        if (folder / VAULT_DIR / CONFIG_FILE).is_file():
+            return folder / VAULT_DIR
+        dot_git = folder / ".git"
+        if dot_git.is_file():
+            # A linked worktree: its memory lives in the main checkout, beside the common git dir.
+            main = main_checkout_of(dot_git)
+            if main is not None and (main / VAULT_DIR / CONFIG_FILE).is_file():
+                return main / VAULT_DIR
+    return None
+
+
+def main_checkout_of(dot_git_file: Path) -> Path | None:
+    """Return the main checkout of a worktree whose `.git` is a `gitdir:` file."""
+    try:
+        text = dot_git_file.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    gitdir = (dot_git_file.parent / text.removeprefix("gitdir:").strip()).resolve()
+    common = gitdir
+    commondir_file = gitdir / "commondir"
+    if commondir_file.is_file():
+        try:
+            common = (gitdir / commondir_file.read_text(encoding="utf-8").strip()).resolve()
+        except OSError:
+            return None
+    return common.parent if common.name == ".git" else None
+
+
+def read_config(vault: Path) -> dict[str, Any]:
+    """Read the vault's mem.toml, or explain what is wrong with it."""
+    import tomllib  # only commands that found a vault pay for the parser
+
+    path = vault / CONFIG_FILE
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise MemError(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
+    except OSError as exc:
+        raise MemError(f"cannot read {path} ({exc.strerror}); check its permissions") from exc
+
+
+def is_valid_agent(name: str) -> bool:
+    """Tell whether `name` may name an agent folder (reserved `_`/`.` names are not)."""
+    return AGENT_NAME.fullmatch(name) is not None

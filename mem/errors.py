@@ -1,0 +1,67 @@
+"""Exit codes and the expected failures that `mem` explains to its user."""
+
+from enum import IntEnum
+from typing import ClassVar
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    FAILURE = 1  # an expected MemError, already explained to the user
+    USAGE = 2  # bad flags or arguments
+    INTERRUPTED = 130
+
+
+class MemError(Exception):
+    """An expected failure, with a message written for the user: what happened; what to do."""
+
+    exit_code: ClassVar[ExitCode] = ExitCode.FAILURE
+    code: ClassVar[str] = "mem_error"  # stable id for --json consumers
+
+
+class UsageError(MemError):
+    exit_code = ExitCode.USAGE
+    code = "usage"
+
+
+class VaultNotFound(MemError):
+    code = "vault_not_found"
+
+
+class InvalidAgent(UsageError):
+    code = "invalid_agent"
+
+
+class InvalidCategory(UsageError):
+    code = "invalid_category"
+
+
+class InvalidInput(UsageError):
+    code = "invalid_input"
+
+
+class EntryNotFound(MemError):
+    code = "entry_not_found"
+
+
+class AmbiguousId(MemError):
+    code = "ambiguous_id"
+
+
+class VaultReadOnly(MemError):
+    code = "vault_read_only"
+
+
+class UnsafePath(MemError):
+    code = "unsafe_path"
+
+
+class MalformedEntry(MemError):
+    code = "malformed_entry"
+
+
+class EditorFailed(MemError):
+    code = "editor_failed"
+
+
+class IndexBusy(MemError):
+    code = "index_busy"

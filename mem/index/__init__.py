@@ -1,0 +1,1 @@
+"""The derived full-text index: always rebuildable from the markdown."""

@@ -1,0 +1,368 @@
+"""SearchIndex: the Whoosh index in `.mem/index/` (the only module that imports whoosh)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import shutil
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mem.errors import IndexBusy
+from mem.model import Entry
+
+if TYPE_CHECKING:
+    from whoosh.index import FileIndex
+    from whoosh.query import Query
+
+SCHEMA_VERSION = 1  # bump when the fields change: an index of another version is rebuilt
+MANIFEST = "manifest.json"
+WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
+REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
+SECONDS_PER_DAY = 86400.0
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What a category file looked like when it was indexed."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which entries a query may return."""
+
+    agent: str | None = None
+    category: str | None = None
+    kind: str | None = None
+    tag: str | None = None
+    since: datetime | None = None
+    exclude_agents: tuple[str, ...] = ()
+    viewer: str | None = None  # private entries are visible only to their own agent
+    include_superseded: bool = False
+    include_archived: bool = True
+    open_tasks_only: bool = False
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How scores are shaped after BM25F."""
+
+    now: datetime
+    half_life_days: Mapping[str, float]
+    decay: bool = True
+
+
+def build_schema() -> Any:
+    from whoosh import fields
+    from whoosh.analysis import StemmingAnalyzer
+
+    return fields.Schema(
+        id=fields.ID(stored=True, unique=True),
+        path=fields.ID(stored=True),
+        line=fields.STORED(),
+        agent=fields.ID(stored=True),
+        category=fields.ID(stored=True),
+        kind=fields.ID(stored=True, sortable=True),
+        scope=fields.ID(stored=True),
+        visible_to=fields.ID(),
+        tags=fields.KEYWORD(stored=True, lowercase=True, commas=True, scorable=True),
+        date=fields.NUMERIC(int, bits=64, stored=True, sortable=True, signed=True),
+        reinforced=fields.NUMERIC(int, stored=True, sortable=True),
+        steady=fields.NUMERIC(int, sortable=True),  # 1: open task or pinned, does not decay
+        status=fields.ID(),  # active | superseded
+        archived=fields.ID(),  # yes | no
+        open_task=fields.ID(),  # yes | no
+        header=fields.STORED(),
+        content=fields.TEXT(stored=True, analyzer=StemmingAnalyzer()),
+    )
+
+
+def to_document(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "path": entry.path,
+        "line": entry.line,
+        "agent": entry.agent,
+        "category": entry.category,
+        "kind": entry.kind,
+        "scope": entry.scope,
+        "visible_to": entry.agent if entry.scope == "private" else "*",
+        "tags": ",".join(entry.tags),
+        "date": int(entry.date.timestamp()),
+        "reinforced": entry.reinforced,
+        "steady": int(entry.is_open_task or entry.is_pinned),
+        "status": "superseded" if entry.is_superseded else "active",
+        "archived": "yes" if entry.archived else "no",
+        "open_task": "yes" if entry.is_open_task else "no",
+        "header": json.dumps(entry.header),
+        "content": entry.body,
+    }
+
+
+def to_entry(stored: Mapping[str, Any]) -> Entry:
+    tags = stored.get("tags") or ""
+    return Entry(
+        id=stored["id"],
+        agent=stored["agent"],
+        category=stored["category"],
+        kind=stored["kind"],
+        date=datetime.fromtimestamp(stored["date"], UTC),
+        tags=tuple(tag for tag in tags.split(",") if tag),
+        body=stored.get("content") or "",
+        header=tuple(tuple(pair) for pair in json.loads(stored.get("header") or "[]")),
+        scope=stored["scope"],
+        path=stored["path"],
+        line=stored.get("line") or 0,
+        archived="/archive/" in stored["path"],
+    )
+
+
+class SearchIndex:
+    """The index of every entry, with a manifest of the files it was built from."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._index: FileIndex | None = None
+
+    # --- manifest -------------------------------------------------------------------------
+
+    def manifest(self) -> dict[str, FileStamp] | None:
+        """Return the indexed files' stamps, or None when the index is missing or foreign."""
+        try:
+            data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+            return None
+        try:
+            return {path: FileStamp(*stamp) for path, stamp in data["files"].items()}
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+    def _write_manifest(self, folder: Path, stamps: Mapping[str, FileStamp]) -> None:
+        payload = {
+            "schema_version": SCHEMA_VERSION,
+            "files": {path: [s.size, s.mtime_ns, s.sha256] for path, s in sorted(stamps.items())},
+        }
+        temp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
+        temp.write_text(json.dumps(payload), encoding="utf-8")
+        os.replace(temp, folder / MANIFEST)
+
+    # --- opening ----------------------------------------------------------------------------
+
+    def open(self) -> FileIndex:
+        """Open the index; raises whatever Whoosh raises when it is missing or corrupt."""
+        if self._index is None:
+            from whoosh.index import open_dir
+
+            self._index = open_dir(str(self.folder))
+        return self._index
+
+    def is_readable(self) -> bool:
+        """Tell whether the index opens and its manifest matches this version of mem."""
+        if self.manifest() is None:
+            return False
+        try:
+            with self.open().searcher() as searcher:
+                searcher.doc_count()
+        except Exception:  # noqa: BLE001 - a damaged index fails in many ways; all mean "rebuild"
+            self._index = None
+            return False
+        return True
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def rebuild(
+        self,
+        entries: Iterable[Entry],
+        total: int,
+        stamps: Mapping[str, FileStamp],
+        progress: Progress | None = None,
+    ) -> None:
+        """Build a fresh index beside the old one, then swap it in."""
+        from whoosh.index import create_in
+
+        parent = self.folder.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        fresh = parent / f"index.new-{secrets.token_hex(4)}"
+        fresh.mkdir()
+        try:
+            index = create_in(str(fresh), build_schema())
+            writer = index.writer(limitmb=256)
+            done = 0
+            for entry in entries:
+                writer.add_document(**to_document(entry))
+                done += 1
+                if progress is not None and done % 500 == 0:
+                    progress(done, total)
+            writer.commit()
+            if progress is not None:
+                progress(done, total)
+            self._write_manifest(fresh, stamps)
+            old = parent / f"index.old-{secrets.token_hex(4)}"
+            if self.folder.exists():
+                os.replace(self.folder, old)
+            os.replace(fresh, self.folder)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)
+        self._index = None
+
+    def update(
+        self,
+        batches: Mapping[str, list[Entry]],
+        stamps: Mapping[str, FileStamp],
+        removed: Iterable[str] = (),
+    ) -> None:
+        """Reindex whole files (an empty batch removes a file's entries) and record stamps."""
+        if batches:
+            writer = self._writer()
+            try:
+                for path, entries in batches.items():
+                    writer.delete_by_term("path", path)
+                    for entry in entries:
+                        writer.add_document(**to_document(entry))
+            except BaseException:
+                writer.cancel()
+                raise
+            writer.commit()
+        manifest = self.manifest() or {}
+        manifest.update(stamps)
+        for path in removed:
+            manifest.pop(path, None)
+        self._write_manifest(self.folder, manifest)
+        self._index = None
+
+    def _writer(self) -> Any:
+        # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
+        from whoosh.index import LockError
+
+        for _ in range(WRITER_ATTEMPTS):
+            try:
+                return self.open().writer()
+            except LockError:
+                time.sleep(0.02 + secrets.randbelow(80) / 1000)
+        raise IndexBusy("the index stayed locked by another mem process; try again")
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def search(
+        self, terms: str, filters: Filters, ranking: Ranking, limit: int | None
+    ) -> list[tuple[Entry, float]]:
+        """Return entries matching the words of `terms`, best first, with their final scores."""
+        from whoosh.query import Or, Term
+
+        analyzer = self.open().schema["content"].analyzer
+        words = [token.text for token in analyzer(terms)]
+        raw = [word.lower() for word in terms.replace(",", " ").split()]
+        clauses: list[Query] = [Term("content", word) for word in dict.fromkeys(words)]
+        clauses += [
+            Term("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")
+        ]
+        if not clauses:
+            return []
+        with self.open().searcher() as searcher:
+            results = searcher.search(
+                Or(clauses), limit=None, filter=self._filter(filters), mask=self._mask(filters)
+            )
+            scored = [(docnum, score or 0.0) for docnum, score in results.items()]
+            scored = self._rank(searcher, scored, ranking)
+            chosen = scored if limit is None else scored[:limit]
+            return [(to_entry(searcher.stored_fields(docnum)), score) for docnum, score in chosen]
+
+    def browse(self, filters: Filters, limit: int | None) -> list[Entry]:
+        """Return entries matching the filters alone, newest first."""
+        from whoosh.query import Every
+
+        with self.open().searcher() as searcher:
+            results = searcher.search(
+                Every(),
+                limit=limit,
+                filter=self._filter(filters),
+                mask=self._mask(filters),
+                sortedby="date",
+                reverse=True,
+            )
+            return [to_entry(hit.fields()) for hit in results]
+
+    def ids_with_prefix(self, prefix: str) -> list[Entry]:
+        """Return the entries whose id starts with `prefix`."""
+        from whoosh.query import Prefix
+
+        with self.open().searcher() as searcher:
+            results = searcher.search(Prefix("id", prefix), limit=None)
+            return [to_entry(hit.fields()) for hit in results]
+
+    def doc_count(self) -> int:
+        with self.open().searcher() as searcher:
+            return int(searcher.doc_count())
+
+    def size_bytes(self) -> int:
+        return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
+
+    def _filter(self, filters: Filters) -> Query | None:
+        from whoosh.query import And, NumericRange, Or, Term
+
+        terms: list[Query] = []
+        for field, value in (
+            ("agent", filters.agent),
+            ("category", filters.category),
+            ("kind", filters.kind),
+            ("tags", filters.tag),
+        ):
+            if value:
+                terms.append(Term(field, value.lower() if field == "tags" else value))
+        if filters.since is not None:
+            terms.append(NumericRange("date", int(filters.since.timestamp()), None))
+        if not filters.include_superseded:
+            terms.append(Term("status", "active"))
+        if not filters.include_archived:
+            terms.append(Term("archived", "no"))
+        if filters.open_tasks_only:
+            terms.append(Term("open_task", "yes"))
+        visible = [Term("visible_to", "*")]
+        if filters.viewer:
+            visible.append(Term("visible_to", filters.viewer))
+        terms.append(Or(visible) if len(visible) > 1 else visible[0])
+        return And(terms) if len(terms) > 1 else terms[0]
+
+    def _mask(self, filters: Filters) -> Query | None:
+        from whoosh.query import Or, Term
+
+        if not filters.exclude_agents:
+            return None
+        return Or([Term("agent", agent) for agent in filters.exclude_agents])
+
+    def _rank(
+        self, searcher: Any, scored: list[tuple[int, float]], ranking: Ranking
+    ) -> list[tuple[int, float]]:
+        # BM25F × half-life decay per kind × a mild boost for entries seen again.
+        reader = searcher.reader()
+        kinds = reader.column_reader("kind")
+        dates = reader.column_reader("date")
+        reinforced = reader.column_reader("reinforced")
+        steady = reader.column_reader("steady")
+        now = ranking.now.timestamp()
+        ranked = []
+        for docnum, score in scored:
+            factor = 1.0 + REINFORCED_BOOST * math.log1p(max(0, reinforced[docnum]))
+            if ranking.decay and not steady[docnum]:
+                half_life = ranking.half_life_days.get(kinds[docnum])
+                if half_life:
+                    age_days = max(0.0, now - dates[docnum]) / SECONDS_PER_DAY
+                    factor *= 0.5 ** (age_days / half_life)
+            ranked.append((docnum, score * factor))
+        ranked.sort(key=lambda pair: (-pair[1], pair[0]))
+        return ranked

@@ -1,0 +1,158 @@
+"""What `mem` remembers and reports: frozen dataclasses and vocabulary, no I/O."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+CATEGORIES: tuple[str, ...] = ("decisions", "lessons", "facts", "tasks", "projects", "handoffs")
+
+# Which finer kinds live in which category file (DESIGN §1). The first kind is the default.
+KINDS_BY_CATEGORY: dict[str, tuple[str, ...]] = {
+    "decisions": ("decision", "interface"),
+    "lessons": ("lesson", "warning", "observation"),
+    "facts": ("fact", "preference", "convention", "pattern", "code"),
+    "tasks": ("task",),
+    "projects": ("project", "context", "artifact"),
+    "handoffs": ("handoff",),
+}
+CATEGORY_OF_KIND: dict[str, str] = {
+    kind: category for category, kinds in KINDS_BY_CATEGORY.items() for kind in kinds
+}
+
+# Half-life in days per kind; None means the kind does not decay. Overridable in mem.toml.
+DEFAULT_HALF_LIFE_DAYS: dict[str, float] = {
+    "convention": 30,
+    "interface": 20,
+    "decision": 14,
+    "lesson": 30,
+    "warning": 7,
+    "observation": 30,
+    "artifact": 7,
+    "code": 3,
+    "handoff": 7,
+    "preference": 90,
+    "fact": 90,
+    "pattern": 30,
+    "project": 90,
+    "context": 90,
+    "task": 30,
+}
+
+SCOPES: tuple[str, ...] = ("agent", "shared", "private")
+SHARED_FOLDER = "_shared"
+
+AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+ENTRY_ID = re.compile(r"[A-Za-z0-9_-]+")
+MIN_ID_PREFIX = 4
+
+OPEN_BOX = re.compile(r"^\s*[-*] \[ \]", re.MULTILINE)
+DONE_BOX = re.compile(r"^\s*[-*] \[[xX]\]", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One remembered item as it stands in a category file."""
+
+    id: str
+    agent: str  # the folder it lives in: an agent name or "_shared"
+    category: str
+    kind: str
+    date: datetime
+    tags: tuple[str, ...]
+    body: str
+    header: tuple[tuple[str, str], ...]  # header keys beyond id, in file order
+    scope: str = "agent"
+    path: str = ""  # vault-relative, POSIX style
+    line: int = 0  # 1-based line of the header comment
+    archived: bool = False
+
+    def get(self, key: str, default: str = "") -> str:
+        """Return a header value, or `default` when the header lacks the key."""
+        for name, value in self.header:
+            if name == key:
+                return value
+        return default
+
+    @property
+    def reinforced(self) -> int:
+        value = self.get("reinforced", "0")
+        return int(value) if value.isdigit() else 0
+
+    @property
+    def is_superseded(self) -> bool:
+        return bool(self.get("superseded-by"))
+
+    @property
+    def is_pinned(self) -> bool:
+        return self.get("pin") not in ("", "false", "no", "0")
+
+    @property
+    def is_open_task(self) -> bool:
+        return self.category == "tasks" and bool(OPEN_BOX.search(self.body))
+
+    @property
+    def title(self) -> str:
+        """Return the first non-empty line of the body, for one-line listings."""
+        for line in self.body.splitlines():
+            stripped = line.strip().lstrip("#").strip()
+            if stripped:
+                return stripped
+        return ""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One ranked search result."""
+
+    entry: Entry
+    score: float
+    snippet: str
+    matched_terms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something `mem doctor` found wrong, and whether it was repaired."""
+
+    code: str  # malformed_entry, duplicate_id, wrong_file, frontmatter, stale_index, ...
+    path: str
+    line: int
+    message: str
+    fixed: bool = False
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    problems: tuple[Problem, ...]
+    files_checked: int
+    entries_checked: int
+
+
+@dataclass(frozen=True)
+class InitReport:
+    vault: str
+    created: tuple[str, ...]  # vault-relative paths made by this run
+    already_existed: bool
+
+
+@dataclass(frozen=True)
+class TaskReport:
+    entry: Entry
+    changed: int  # boxes ticked
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Counts that describe a vault."""
+
+    entries: int
+    superseded: int
+    by_agent: dict[str, int] = field(default_factory=dict)
+    by_category: dict[str, int] = field(default_factory=dict)
+    by_kind: dict[str, int] = field(default_factory=dict)
+    by_age: dict[str, int] = field(default_factory=dict)
+    files: int = 0
+    vault_bytes: int = 0
+    index_bytes: int = 0

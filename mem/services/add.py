@@ -1,0 +1,126 @@
+"""Add one entry by hand, or supersede an older one with it."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from mem.config import Settings
+from mem.errors import InvalidInput
+from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, SHARED_FOLDER, Entry
+from mem.services.lookup import find_entry
+from mem.vault import entries as entry_codec
+from mem.vault import layout, store
+
+TAG_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
+
+
+def add(
+    settings: Settings,
+    text: str,
+    category: str,
+    kind: str | None = None,
+    tags: tuple[str, ...] = (),
+    scope: str = "agent",
+    supersedes: str | None = None,
+    pin: bool = False,
+    header: tuple[tuple[str, str], ...] = (),
+    now: datetime | None = None,
+) -> Entry:
+    """Write a new entry at the top of the agent's category file and return it."""
+    vault = settings.require_vault()
+    agent = layout.check_agent(settings.agent)
+    layout.check_category(category)
+    kind = check_kind(category, kind)
+    if scope not in SCOPES:
+        raise InvalidInput(f"unknown scope {scope!r}; choose one of {', '.join(SCOPES)}")
+    body = text.strip()
+    if not body:
+        raise InvalidInput("nothing to add: the text is empty")
+    tags = check_tags(tags)
+    older = find_entry(settings, supersedes) if supersedes else None
+    moment = now or datetime.now(UTC)
+    entry_id = entry_codec.new_entry_id(moment)
+    pairs: list[tuple[str, str]] = [("kind", kind)]
+    if pin:
+        pairs.append(("pin", "true"))
+    if older is not None:
+        pairs.append(("supersedes", older.id))
+    if scope == "shared":
+        pairs.append(("by", agent))
+    pairs.extend(header)
+    entry = write_entry(
+        vault, layout.file_ref(agent, category, scope), entry_id, moment, tags, body, tuple(pairs)
+    )
+    if older is not None:
+        set_header(vault, older, {"superseded-by": entry.id})
+    return entry
+
+
+def check_kind(category: str, kind: str | None) -> str:
+    """Return the kind to record, refusing one that belongs to another category file."""
+    allowed = KINDS_BY_CATEGORY[category]
+    if kind is None:
+        return allowed[0]
+    if kind not in allowed:
+        home = CATEGORY_OF_KIND.get(kind)
+        hint = f"it belongs in {home}" if home else f"choose one of {', '.join(allowed)}"
+        raise InvalidInput(f"kind {kind!r} does not fit category {category}; {hint}")
+    return kind
+
+
+def check_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
+    """Normalise tags (`#Auth` → `auth`), refusing ones a heading could not hold."""
+    clean: list[str] = []
+    for raw in tags:
+        for part in raw.split(","):
+            tag = part.strip().lstrip("#").lower()
+            if not tag:
+                continue
+            if not TAG_WORD.fullmatch(tag):
+                raise InvalidInput(f"invalid tag {part.strip()!r}; a tag is one word with a letter")
+            if tag not in clean:
+                clean.append(tag)
+    return tuple(clean)
+
+
+def write_entry(
+    vault: Path,
+    ref: layout.FileRef,
+    entry_id: str,
+    moment: datetime,
+    tags: tuple[str, ...],
+    body: str,
+    header: tuple[tuple[str, str], ...],
+) -> Entry:
+    """Insert a rendered entry into a category file (creating it) and return it as parsed."""
+    block = entry_codec.render_entry(entry_id, moment, tags, body, header)
+    folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
+
+    def insert(old: str) -> str:
+        text = old or entry_codec.new_file_text(folder_agent, ref.category)
+        return entry_codec.insert_entry(entry_codec.parse_ref(text, ref), block)
+
+    _, new_text = store.update(vault, ref.path, insert)
+    span = entry_codec.parse_ref(new_text, ref).span_of(entry_id)
+    if span is None:  # the block we rendered always parses; anything else is a bug
+        raise AssertionError(f"entry {entry_id} did not parse after insertion")
+    return span.entry
+
+
+def set_header(vault: Path, entry: Entry, updates: dict[str, str | None]) -> Entry:
+    """Change header keys of one entry, editing only its header line."""
+    ref = layout.describe(entry.path)
+    if ref is None:
+        raise InvalidInput(f"{entry.path} is not a category file")
+
+    def change(old: str) -> str:
+        parsed = entry_codec.parse_ref(old, ref)
+        if parsed.span_of(entry.id) is None:
+            raise InvalidInput(f"entry {entry.id} is no longer in {entry.path}")
+        return entry_codec.with_header(parsed, entry.id, updates)
+
+    _, new_text = store.update(vault, ref.path, change)
+    span = entry_codec.parse_ref(new_text, ref).span_of(entry.id)
+    return span.entry if span else entry

@@ -1,0 +1,320 @@
+"""Find what is wrong in a vault, and repair what is safe to repair."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from mem.config import Settings
+from mem.index.search_index import SearchIndex
+from mem.model import (
+    CATEGORY_OF_KIND,
+    KINDS_BY_CATEGORY,
+    SHARED_FOLDER,
+    DoctorReport,
+    Entry,
+    Problem,
+)
+from mem.services.feedback import QUIET, Feedback
+from mem.services.refresh import INDEX_DIR, changed_files, fresh_index, rebuild
+from mem.vault import entries as entry_codec
+from mem.vault import layout, store
+
+STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died, not a live one
+
+
+def doctor(
+    settings: Settings, fix: bool = False, now: datetime | None = None, feedback: Feedback = QUIET
+) -> DoctorReport:
+    """Check every category file, the ids across them, and the index."""
+    vault = settings.require_vault()
+    refs = layout.category_files(vault)
+    problems: list[Problem] = []
+    seen: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
+    entry_count = 0
+    for ref in refs:
+        parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+        entry_count += len(parsed.spans)
+        problems.extend(check_separators(vault, ref, parsed, fix))
+        problems.extend(p for p in parsed.problems if p.code != "missing_separator")
+        problems.extend(check_frontmatter(vault, ref, parsed, fix))
+        for span in parsed.spans:
+            seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))
+    problems.extend(check_duplicates(vault, seen, fix, now))
+    by_id = {copies[0][0].id: copies[0][0] for copies in seen.values()}
+    problems.extend(check_wrong_files(vault, by_id.values(), fix))
+    problems.extend(check_supersedes(vault, by_id, fix))
+    problems.extend(check_temp_files(vault, refs, fix))
+    problems.extend(check_index(vault, fix, feedback))
+    return DoctorReport(tuple(problems), len(refs), entry_count)
+
+
+def check_separators(
+    vault: Path, ref: layout.FileRef, parsed: entry_codec.ParsedFile, fix: bool
+) -> list[Problem]:
+    found = [p for p in parsed.problems if p.code == "missing_separator"]
+    if not found or not fix:
+        return found
+
+    def close_entries(old: str) -> str:
+        current = entry_codec.parse_ref(old, ref)
+        text = old
+        for span in reversed(current.spans):
+            if any(
+                p.line == span.entry.line for p in current.problems if p.code == "missing_separator"
+            ):
+                before = text[: span.end].rstrip("\n")
+                text = before + "\n\n---\n\n" + text[span.end :].lstrip("\n")
+        return text
+
+    store.update(vault, ref.path, close_entries)
+    return [fixed(p, "added the closing `---` line") for p in found]
+
+
+def check_frontmatter(
+    vault: Path, ref: layout.FileRef, parsed: entry_codec.ParsedFile, fix: bool
+) -> list[Problem]:
+    folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
+    if parsed.body_start == 0:
+        problem = Problem(
+            "frontmatter",
+            ref.path,
+            1,
+            f"file has no frontmatter (agent: {folder_agent}, category: {ref.category})",
+        )
+        if not fix:
+            return [problem]
+
+        def prepend(old: str) -> str:
+            if entry_codec.parse_ref(old, ref).body_start:
+                return old
+            return entry_codec.new_file_text(folder_agent, ref.category) + old
+
+        store.update(vault, ref.path, prepend)
+        return [fixed(problem, "added the frontmatter")]
+    metadata = entry_codec.read_frontmatter(parsed.text)
+    wrong = [
+        f"{key}: {metadata.get(key)!r} (the folder says {want!r})"
+        for key, want in (("agent", folder_agent), ("category", ref.category))
+        if key in metadata and str(metadata[key]) != want
+    ]
+    return (
+        [
+            Problem(
+                "frontmatter",
+                ref.path,
+                1,
+                "frontmatter disagrees with the file's place: " + "; ".join(wrong),
+            )
+        ]
+        if wrong
+        else []
+    )
+
+
+def check_duplicates(
+    vault: Path, seen: dict[str, list[tuple[Entry, str]]], fix: bool, now: datetime | None
+) -> list[Problem]:
+    problems = []
+    for entry_id, copies in seen.items():
+        if len(copies) < 2:
+            continue
+        first = copies[0][0]
+        for entry, block in copies[1:]:
+            same = block.strip() == copies[0][1].strip()
+            problem = Problem(
+                "duplicate_id",
+                entry.path,
+                entry.line,
+                f"id {entry_id} is also used at {first.path}:{first.line}"
+                + (" (identical copy)" if same else ""),
+            )
+            if not fix:
+                problems.append(problem)
+            elif same:
+                remove_copy(vault, entry)
+                problems.append(fixed(problem, "removed the identical copy"))
+            else:
+                new_id = entry_codec.new_entry_id(now or datetime.now(UTC))
+                rename_entry(vault, entry, new_id)
+                problems.append(fixed(problem, f"gave the second entry the new id {new_id}"))
+    return problems
+
+
+def remove_copy(vault: Path, entry: Entry) -> None:
+    """Remove the last block with this id at this line from its file (a union-merge twin)."""
+    ref = layout.describe(entry.path)
+    assert ref is not None
+
+    def drop(old: str) -> str:
+        parsed = entry_codec.parse_ref(old, ref)
+        target = next(
+            (
+                span
+                for span in parsed.spans
+                if span.entry.id == entry.id and span.entry.line == entry.line
+            ),
+            None,
+        )
+        if target is None:
+            return old
+        return entry_codec.without_entry(parsed, target)
+
+    store.update(vault, entry.path, drop)
+
+
+def rename_entry(vault: Path, entry: Entry, new_id: str) -> None:
+    ref = layout.describe(entry.path)
+    assert ref is not None
+
+    def rename(old: str) -> str:
+        parsed = entry_codec.parse_ref(old, ref)
+        target = next(
+            (
+                span
+                for span in parsed.spans
+                if span.entry.id == entry.id and span.entry.line == entry.line
+            ),
+            None,
+        )
+        if target is None:
+            return old
+        line = entry_codec.render_header(new_id, target.entry.header) + "\n"
+        return old[: target.start] + line + old[target.header_end :]
+
+    store.update(vault, entry.path, rename)
+
+
+def check_wrong_files(vault: Path, entries: Iterable[Entry], fix: bool) -> list[Problem]:
+    problems = []
+    for entry in entries:
+        if entry.kind in KINDS_BY_CATEGORY.get(entry.category, ()):
+            continue
+        home = CATEGORY_OF_KIND.get(entry.kind)
+        problem = Problem(
+            "wrong_file",
+            entry.path,
+            entry.line,
+            f"entry {entry.id} of kind {entry.kind} is in {entry.category}"
+            + (f"; it belongs in {home}" if home else "; the kind is unknown"),
+        )
+        if fix and home:
+            move_entry(vault, entry, home)
+            problems.append(fixed(problem, f"moved it to {home}"))
+        else:
+            problems.append(problem)
+    return problems
+
+
+def move_entry(vault: Path, entry: Entry, category: str) -> None:
+    """Move an entry block, byte for byte, to another category file of the same folder."""
+    source = layout.describe(entry.path)
+    assert source is not None
+    target = layout.file_ref(entry.agent, category, source.scope, source.archived)
+    block = store.read_text(vault, entry.path)
+    span = entry_codec.parse_ref(block, source).span_of(entry.id)
+    if span is None:
+        return
+    text = block[span.start : span.end].rstrip("\n") + "\n\n"
+
+    def insert(old: str) -> str:
+        current = old or entry_codec.new_file_text(entry.agent, category)
+        parsed = entry_codec.parse_ref(current, target)
+        if parsed.span_of(entry.id) is not None:
+            return current  # already moved by an earlier, interrupted run
+        return entry_codec.insert_entry(parsed, text)
+
+    # Insert first, then remove: a crash in between leaves a duplicate, never a loss.
+    store.update(vault, target.path, insert)
+
+    def remove(old: str) -> str:
+        parsed = entry_codec.parse_ref(old, source)
+        current_span = parsed.span_of(entry.id)
+        return entry_codec.without_entry(parsed, current_span) if current_span else old
+
+    store.update(vault, entry.path, remove)
+
+
+def check_supersedes(vault: Path, by_id: dict[str, Entry], fix: bool) -> list[Problem]:
+    problems = []
+    for entry in by_id.values():
+        older_id = entry.get("supersedes")
+        older = by_id.get(older_id) if older_id else None
+        if older is None or older.get("superseded-by"):
+            continue
+        problem = Problem(
+            "supersedes",
+            older.path,
+            older.line,
+            f"entry {entry.id} supersedes {older.id}, which does not say so",
+        )
+        if fix:
+            set_back_link(vault, older, entry.id)
+            problems.append(fixed(problem, f"marked it superseded-by:{entry.id}"))
+        else:
+            problems.append(problem)
+    return problems
+
+
+def set_back_link(vault: Path, older: Entry, newer_id: str) -> None:
+    ref = layout.describe(older.path)
+    assert ref is not None
+    store.update(
+        vault,
+        older.path,
+        lambda old: entry_codec.with_header(
+            entry_codec.parse_ref(old, ref), older.id, {"superseded-by": newer_id}
+        ),
+    )
+
+
+def check_temp_files(vault: Path, refs: list[layout.FileRef], fix: bool) -> list[Problem]:
+    problems = []
+    folders = {(vault / ref.path).parent for ref in refs}
+    for folder in sorted(folders):
+        for path in folder.glob(".*.tmp"):
+            age = time.time() - path.stat().st_mtime
+            if age < STALE_TEMP_SECONDS:
+                continue  # maybe a write in progress
+            relative = path.relative_to(vault).as_posix()
+            problem = Problem("temp_file", relative, 0, "temp file left by an interrupted write")
+            if fix:
+                os.unlink(path)
+                problems.append(fixed(problem, "removed it"))
+            else:
+                problems.append(problem)
+    return problems
+
+
+def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
+    index = SearchIndex(vault / INDEX_DIR)
+    refs = layout.category_files(vault)
+    pending = changed_files(vault, index, refs)
+    if pending is None or not index.is_readable():
+        problem = Problem("stale_index", INDEX_DIR, 0, "the index is missing or unreadable")
+        if not fix:
+            return [problem]
+        with store.locked(vault, INDEX_DIR):
+            rebuild(vault, index, refs, feedback, damaged=False)
+        return [fixed(problem, "rebuilt it")]
+    changed, removed = pending
+    if not changed and not removed:
+        return []
+    problem = Problem(
+        "stale_index",
+        INDEX_DIR,
+        0,
+        f"{len(changed) + len(removed)} file(s) changed since they were indexed",
+    )
+    if not fix:
+        return [problem]
+    fresh_index(vault, feedback)
+    return [fixed(problem, "reindexed them")]
+
+
+def fixed(problem: Problem, how: str) -> Problem:
+    return Problem(problem.code, problem.path, problem.line, f"{problem.message}; {how}", True)

@@ -1,0 +1,45 @@
+"""Open an entry in the person's editor, then take in whatever they changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mem.config import Settings
+from mem.errors import EditorFailed
+from mem.model import Entry, Problem
+from mem.services.feedback import QUIET, Feedback
+from mem.services.lookup import find_entry
+from mem.services.refresh import fresh_index, parse
+from mem.vault import layout, store
+
+OpenEditor = Callable[[Path, int], int]  # (file, line) -> the editor's exit status
+
+
+@dataclass(frozen=True)
+class EditReport:
+    before: Entry
+    after: Entry | None  # None when the entry is gone or no longer parses
+    changed: bool
+    problems: tuple[Problem, ...]
+
+
+def edit(
+    settings: Settings, given: str, open_editor: OpenEditor, feedback: Feedback = QUIET
+) -> EditReport:
+    """Open the entry's file at its line; reindex the file once the editor closes."""
+    vault = settings.require_vault()
+    entry = find_entry(settings, given, feedback)
+    path = layout.inside(vault, entry.path)
+    before = store.read_bytes(vault, entry.path)
+    status = open_editor(path, entry.line)
+    if status != 0:
+        raise EditorFailed(f"the editor exited with status {status}; the file is as it saved it")
+    changed = store.read_bytes(vault, entry.path) != before
+    fresh_index(vault, feedback)
+    ref = layout.describe(entry.path)
+    assert ref is not None  # find_entry only returns entries of category files
+    entries, problems, _ = parse(vault, ref)
+    after = next((item for item in entries if item.id == entry.id), None)
+    return EditReport(entry, after, changed, problems)

@@ -1,0 +1,67 @@
+"""Name an entry on the command line by its id or a unique prefix of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mem.config import Settings
+from mem.errors import AmbiguousId, EntryNotFound, InvalidInput
+from mem.model import ENTRY_ID, MIN_ID_PREFIX, Entry
+from mem.services.feedback import QUIET, Feedback
+from mem.services.refresh import fresh_index
+from mem.vault import entries as entry_codec
+from mem.vault import layout, store
+
+
+def find_entry(settings: Settings, given: str, feedback: Feedback = QUIET) -> Entry:
+    """Return the one entry whose id is `given` or starts with it, as it stands in its file."""
+    vault = settings.require_vault()
+    if not ENTRY_ID.fullmatch(given):
+        raise InvalidInput(f"{given!r} is not an entry id; ids use letters, digits, '-' and '_'")
+    if len(given) < MIN_ID_PREFIX:
+        raise InvalidInput(
+            f"id prefix {given!r} is too short; give at least {MIN_ID_PREFIX} characters"
+        )
+    index = fresh_index(vault, feedback)
+    candidates = [
+        entry
+        for entry in index.ids_with_prefix(given)
+        if entry.scope != "private" or entry.agent == settings.agent
+    ]
+    exact = [entry for entry in candidates if entry.id == given]
+    if exact:
+        candidates = exact
+    unique_ids = sorted({entry.id for entry in candidates})
+    if not unique_ids:
+        raise EntryNotFound(f"no entry with id {given}; find it with `mem search` or `mem list`")
+    if len(unique_ids) > 1:
+        shown = ", ".join(unique_ids[:5]) + (" ..." if len(unique_ids) > 5 else "")
+        raise AmbiguousId(
+            f"id prefix {given} matches {len(unique_ids)} entries ({shown}); give more characters"
+        )
+    return current(vault, candidates[0])
+
+
+def current(vault: Path, indexed: Entry) -> Entry:
+    """Re-read an entry from its file, so edits act on the text as it is now."""
+    ref = layout.describe(indexed.path)
+    if ref is None:
+        raise EntryNotFound(f"entry {indexed.id} is no longer in {indexed.path}")
+    parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+    span = parsed.span_of(indexed.id)
+    if span is None:
+        raise EntryNotFound(
+            f"entry {indexed.id} is no longer in {indexed.path}; "
+            "run `mem doctor` if the file was edited"
+        )
+    return span.entry
+
+
+def raw_text(vault: Path, entry: Entry) -> str:
+    """Return an entry's block exactly as it stands in its file."""
+    ref = layout.describe(entry.path)
+    if ref is None:
+        return ""
+    parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+    span = parsed.span_of(entry.id)
+    return parsed.text[span.start : span.end] if span else ""

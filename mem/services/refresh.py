@@ -1,0 +1,128 @@
+"""Keep the index in step with the markdown: reindex only the files that changed."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from mem.errors import MemError
+from mem.index.search_index import FileStamp, SearchIndex
+from mem.model import Entry, Problem
+from mem.services.feedback import QUIET, Feedback
+from mem.vault import entries as entry_codec
+from mem.vault import layout, store
+
+INDEX_DIR = f"{layout.STATE_DIR}/index"
+INDEX_LOCK = INDEX_DIR  # the sidecar lock that serialises index writers across processes
+LARGE_REBUILD = 2000  # entries; above this a rebuild shows a progress bar
+
+
+def parse(vault: Path, ref: layout.FileRef) -> tuple[list[Entry], tuple[Problem, ...], str]:
+    """Read and parse one category file: (entries, problems, sha256 of the bytes read)."""
+    data = store.read_bytes(vault, ref.path)
+    parsed = entry_codec.parse_ref(data.decode("utf-8", errors="replace"), ref)
+    return parsed.entries, parsed.problems, hashlib.sha256(data).hexdigest()
+
+
+def stamp_of(path: Path) -> FileStamp:
+    """Describe a file's current state: size, mtime and a hash of its bytes."""
+    info = os.stat(path)
+    data = path.read_bytes()
+    return FileStamp(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
+
+
+def changed_files(
+    vault: Path, index: SearchIndex, refs: list[layout.FileRef]
+) -> tuple[dict[str, FileStamp], list[str]] | None:
+    """Compare the files with the manifest: (stamps of changed files, removed paths), or None
+    when the index has no manifest."""
+    manifest = index.manifest()
+    if manifest is None:
+        return None
+    changed: dict[str, FileStamp] = {}
+    for ref in refs:
+        path = vault / ref.path
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            continue
+        known = manifest.get(ref.path)
+        if known and known.size == info.st_size and known.mtime_ns == info.st_mtime_ns:
+            continue
+        changed[ref.path] = stamp_of(path)
+    present = {ref.path for ref in refs}
+    removed = [path for path in manifest if path not in present]
+    return changed, removed
+
+
+def fresh_index(vault: Path, feedback: Feedback = QUIET) -> SearchIndex:
+    """Return the vault's index after bringing it up to date with the markdown."""
+    index = SearchIndex(vault / INDEX_DIR)
+    refs = layout.category_files(vault)
+    pending = changed_files(vault, index, refs)
+    if pending is not None and not pending[0] and not pending[1]:
+        return index
+    with store.locked(vault, INDEX_LOCK):
+        # Another process may have done the work while this one waited for the lock.
+        refs = layout.category_files(vault)
+        pending = changed_files(vault, index, refs)
+        if pending is None or not index.is_readable():
+            rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
+        else:
+            changed, removed = pending
+            update(vault, index, refs, changed, removed, index.manifest() or {})
+    return index
+
+
+def update(
+    vault: Path,
+    index: SearchIndex,
+    refs: list[layout.FileRef],
+    changed: dict[str, FileStamp],
+    removed: list[str],
+    known: dict[str, FileStamp],
+) -> None:
+    """Reindex the files whose content changed; only restamp those merely touched."""
+    by_path = {ref.path: ref for ref in refs}
+    batches: dict[str, list[Entry]] = {path: [] for path in removed}
+    stamps: dict[str, FileStamp] = {}
+    for path, stamp in changed.items():
+        if path in known and known[path].sha256 == stamp.sha256:
+            stamps[path] = stamp  # touched (saved unchanged, checked out again): nothing to index
+            continue
+        entries, _, digest = parse(vault, by_path[path])
+        batches[path] = entries
+        # If the file changed between the stat and the read, leave it marked stale for next time.
+        stamps[path] = stamp if digest == stamp.sha256 else FileStamp(-1, -1, digest)
+    try:
+        index.update(batches, stamps, removed)
+    except OSError as exc:
+        raise store.explain_os_error(exc, INDEX_DIR) from exc
+
+
+def rebuild(
+    vault: Path, index: SearchIndex, refs: list[layout.FileRef], feedback: Feedback, damaged: bool
+) -> int:
+    """Build the whole index again from the markdown; return the number of entries."""
+    everything: list[Entry] = []
+    stamps: dict[str, FileStamp] = {}
+    for ref in refs:
+        stamp_before = os.stat(vault / ref.path)
+        entries, _, digest = parse(vault, ref)
+        everything.extend(entries)
+        stamps[ref.path] = FileStamp(stamp_before.st_size, stamp_before.st_mtime_ns, digest)
+    if damaged:
+        feedback.notice(
+            f"the index was missing or unreadable; rebuilding it ({len(everything)} entries)"
+        )
+    elif everything:
+        feedback.notice(f"building the index ({len(everything)} entries)")
+    progress = feedback.progress if len(everything) > LARGE_REBUILD else None
+    try:
+        index.rebuild(everything, len(everything), stamps, progress)
+    except OSError as exc:
+        raise store.explain_os_error(exc, INDEX_DIR) from exc
+    except MemError:
+        raise
+    return len(everything)

@@ -1,0 +1,128 @@
+"""Search and list entries through the index, with a snippet around what matched."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from mem.config import Settings
+from mem.errors import InvalidInput
+from mem.index.search_index import Filters, Ranking
+from mem.model import Entry, SearchHit
+from mem.services.feedback import QUIET, Feedback
+from mem.services.refresh import fresh_index
+from mem.vault import layout
+
+SNIPPET_CHARS = 160
+WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Query:
+    """What to look for and where; every filter is optional."""
+
+    text: str = ""
+    agent: str | None = None
+    category: str | None = None
+    kind: str | None = None
+    tag: str | None = None
+    since: datetime | None = None
+    exclude_agents: tuple[str, ...] = ()
+    include_superseded: bool = False
+    open_tasks_only: bool = False
+    limit: int | None = 10
+    decay: bool = True
+
+
+def filters_of(settings: Settings, query: Query) -> Filters:
+    """Check a query's filters and turn them into index filters."""
+    if query.agent is not None and query.agent != "_shared":
+        layout.check_agent(query.agent)
+    for agent in query.exclude_agents:
+        layout.check_agent(agent)
+    if query.category is not None:
+        layout.check_category(query.category)
+    if query.limit is not None and query.limit < 1:
+        raise InvalidInput("--limit must be at least 1")
+    return Filters(
+        agent=query.agent,
+        category=query.category,
+        kind=query.kind,
+        tag=query.tag.lstrip("#").lower() if query.tag else None,
+        since=query.since,
+        exclude_agents=query.exclude_agents,
+        viewer=settings.agent,
+        include_superseded=query.include_superseded,
+        open_tasks_only=query.open_tasks_only,
+    )
+
+
+def search(
+    settings: Settings, query: Query, now: datetime | None = None, feedback: Feedback = QUIET
+) -> list[SearchHit]:
+    """Return entries ranked by BM25F × decay × reinforcement, best first."""
+    vault = settings.require_vault()
+    if not query.text.strip():
+        raise InvalidInput("nothing to search for; give some words")
+    filters = filters_of(settings, query)
+    index = fresh_index(vault, feedback)
+    ranking = Ranking(now or datetime.now(UTC), settings.half_life_days, query.decay)
+    found = index.search(query.text, filters, ranking, query.limit)
+    terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
+    hits = [SearchHit(entry, score, snippet(entry.body, terms), terms) for entry, score in found]
+    hits.sort(key=lambda hit: (-hit.score, hit.entry.id))
+    return hits
+
+
+def list_entries(settings: Settings, query: Query, feedback: Feedback = QUIET) -> list[Entry]:
+    """Return entries matching the filters, newest first."""
+    vault = settings.require_vault()
+    filters = filters_of(settings, query)
+    return fresh_index(vault, feedback).browse(filters, query.limit)
+
+
+def snippet(body: str, terms: tuple[str, ...], width: int = SNIPPET_CHARS) -> str:
+    """Cut the part of a body around the first matched word, on one line."""
+    flat = " ".join(body.split())
+    if len(flat) <= width:
+        return flat
+    lowered = flat.lower()
+    positions = [
+        match.start()
+        for term in terms
+        for match in [re.search(rf"\b{re.escape(term[: max(4, len(term) - 2)])}", lowered)]
+        if match
+    ]
+    at = min(positions) if positions else 0
+    start = max(0, min(at - width // 3, len(flat) - width))
+    if start > 0:
+        space = flat.find(" ", start)
+        start = space + 1 if 0 <= space < at else start
+    end = min(len(flat), start + width)
+    if end < len(flat):
+        space = flat.rfind(" ", start, end)
+        end = space if space > at else end
+    return ("…" if start > 0 else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+SINCE_AGO = re.compile(r"(?P<count>\d+)(?P<unit>[hdwm])")
+
+
+def parse_since(text: str, now: datetime | None = None) -> datetime:
+    """Read `--since`: a date (2026-11-01), a time, or an age such as 12h, 7d, 2w, 3m."""
+    from datetime import timedelta
+
+    from mem.vault.entries import parse_date
+
+    now = now or datetime.now(UTC)
+    ago = SINCE_AGO.fullmatch(text.strip())
+    if ago:
+        days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30}[ago.group("unit")]
+        return now - timedelta(days=int(ago.group("count")) * days)
+    try:
+        return parse_date(text)
+    except ValueError:
+        raise InvalidInput(
+            f"cannot read --since {text!r}; give a date (2026-11-01) or an age (12h, 7d, 2w, 3m)"
+        ) from None

@@ -1,0 +1,1 @@
+"""The vault: markdown category files, found, parsed and edited as text."""

@@ -1,0 +1,336 @@
+"""Parse category files and edit their entries as text, never re-rendering what a person wrote."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from mem.model import KINDS_BY_CATEGORY, Entry, Problem
+from mem.vault.layout import FileRef
+
+HEADER = re.compile(r"<!--\s*id:(?P<id>[^\s>]*)(?P<rest>.*?)-->\s*")
+HEADER_START = re.compile(r"\s*<!--\s*id:")
+HEADER_PAIR = re.compile(
+    r'(?P<key>[A-Za-z][\w-]*):(?:"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<plain>\S*))'
+)
+HEADING = re.compile(
+    r"##\s+(?P<date>\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)\s*(?:[·|—–-]\s*(?P<tags>.*?))?\s*"
+)
+VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
+# A tag needs a letter, and starts a word: `#123` is an issue, `# Heading` a heading, `a#b` neither.
+TAG = re.compile(r"(?:^|(?<=[\s(\[,;]))#(?P<tag>[\w-]*[^\W\d_][\w-]*)")
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+FENCE = re.compile(r"\s*(```|~~~)")
+SEPARATOR = "---"
+ID_ALPHABET = string.digits + string.ascii_lowercase
+ID_RANDOM_CHARS = 6  # 36**6 ≈ 2**31 random values per second
+
+
+@dataclass(frozen=True)
+class EntrySpan:
+    """Where one entry stands in its file's text: [start, end) character offsets."""
+
+    entry: Entry
+    start: int
+    header_end: int  # offset just past the header comment line
+    end: int  # offset just past the closing `---` line (or where the entry stops)
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """A category file's text and the entries found in it."""
+
+    text: str
+    spans: tuple[EntrySpan, ...]
+    problems: tuple[Problem, ...]
+    body_start: int  # offset just past the frontmatter
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [span.entry for span in self.spans]
+
+    def span_of(self, entry_id: str) -> EntrySpan | None:
+        for span in self.spans:
+            if span.entry.id == entry_id:
+                return span
+        return None
+
+
+def new_entry_id(now: datetime) -> str:
+    """Make an id sortable by creation time and unique without coordination."""
+    suffix = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_RANDOM_CHARS))
+    return f"{now.astimezone(UTC):%Y%m%d-%H%M%S}-{suffix}"
+
+
+def format_date(moment: datetime) -> str:
+    """Write a date as UTC minutes with a Z."""
+    return f"{moment.astimezone(UTC):%Y-%m-%dT%H:%MZ}"
+
+
+def parse_date(text: str) -> datetime:
+    """Read a heading date, with or without a zone (no zone means UTC)."""
+    cleaned = text.strip().replace(" ", "T")
+    if cleaned.endswith("Z"):
+        cleaned = cleaned[:-1] + "+00:00"
+    moment = datetime.fromisoformat(cleaned)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def parse_header(rest: str) -> tuple[tuple[str, str], ...]:
+    """Read the `key:value` pairs after the id in a header comment."""
+    pairs = []
+    for match in HEADER_PAIR.finditer(rest):
+        quoted = match.group("quoted")
+        value = quoted.replace('\\"', '"') if quoted is not None else match.group("plain")
+        pairs.append((match.group("key"), value))
+    return tuple(pairs)
+
+
+def render_header(entry_id: str, header: tuple[tuple[str, str], ...]) -> str:
+    """Write a header comment line (without its newline)."""
+    parts = [f"id:{entry_id}"]
+    for key, value in header:
+        value = value.replace("--", "- -")  # `-->` would end the comment early
+        if value == "" or any(ch.isspace() or ch == '"' for ch in value):
+            value = '"' + value.replace('"', '\\"') + '"'
+        parts.append(f"{key}:{value}")
+    return f"<!-- {' '.join(parts)} -->"
+
+
+def find_tags(heading_tags: str, body: str) -> tuple[str, ...]:
+    """Collect `#tags` from the heading and the body, skipping code spans and fences."""
+    found: list[str] = []
+    in_fence = False
+    for line in [heading_tags, *body.splitlines()]:
+        if FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        for match in TAG.finditer(CODE_SPAN.sub(" ", line)):
+            tag = match.group("tag").lower()
+            if tag not in found:
+                found.append(tag)
+    return tuple(found)
+
+
+def parse_file(
+    text: str, path: str, agent: str, category: str, scope: str = "agent", archived: bool = False
+) -> ParsedFile:
+    """Find every entry in a category file; bad entries become problems, good ones still load."""
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    body_from = frontmatter_end(lines)
+    spans: list[EntrySpan] = []
+    problems: list[Problem] = []
+    default_kind = KINDS_BY_CATEGORY.get(category, ("fact",))[0]
+    index = body_from
+    while index < len(lines):
+        header = (
+            HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
+        )
+        if header is None:
+            if HEADER_START.match(lines[index]):
+                problems.append(
+                    Problem(
+                        "malformed_entry", path, index + 1, "header comment does not close with -->"
+                    )
+                )
+            index += 1
+            continue
+        start = index
+        stop, closed = entry_end(lines, start + 1)
+        entry_id = header.group("id")
+        heading_at = next((k for k in range(start + 1, stop) if lines[k].strip()), None)
+        heading = HEADING.fullmatch(lines[heading_at].rstrip("\r\n")) if heading_at else None
+        date = None
+        if heading:
+            try:
+                date = parse_date(heading.group("date"))
+            except ValueError:
+                date = None
+        if not VALID_ID.fullmatch(entry_id):
+            problems.append(
+                Problem(
+                    "malformed_entry",
+                    path,
+                    start + 1,
+                    f"entry id {entry_id!r} is not [A-Za-z0-9_-]+",
+                )
+            )
+        elif heading is None or date is None or heading_at is None:
+            problems.append(
+                Problem(
+                    "malformed_entry",
+                    path,
+                    (heading_at or start) + 1,
+                    "entry heading must read `## DATE · #tags`",
+                )
+            )
+        else:
+            if not closed:
+                problems.append(
+                    Problem(
+                        "missing_separator",
+                        path,
+                        start + 1,
+                        f"entry {entry_id} does not end with a `---` line",
+                    )
+                )
+            body_lines = lines[heading_at + 1 : stop]
+            body = "".join(body_lines).strip("\n").rstrip()
+            pairs = parse_header(header.group("rest"))
+            kind = dict(pairs).get("kind") or default_kind
+            entry = Entry(
+                id=entry_id,
+                agent=agent,
+                category=category,
+                kind=kind,
+                date=date,
+                tags=find_tags(heading.group("tags") or "", body),
+                body=body,
+                header=pairs,
+                scope=scope,
+                path=path,
+                line=start + 1,
+                archived=archived,
+            )
+            end_line = stop + 1 if closed else stop
+            spans.append(EntrySpan(entry, offsets[start], offsets[start + 1], offsets[end_line]))
+        index = stop + 1 if closed else stop
+    return ParsedFile(text, tuple(spans), tuple(problems), offsets[body_from])
+
+
+def frontmatter_end(lines: list[str]) -> int:
+    """Return the index of the first line after a leading YAML frontmatter block."""
+    if not lines or lines[0].rstrip() != "---":
+        return 0
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() in ("---", "..."):
+            return index + 1
+    return 0
+
+
+def entry_end(lines: list[str], index: int) -> tuple[int, bool]:
+    """Return (line of the closing `---`, True), or (line where the next entry starts, False)."""
+    in_fence = False
+    while index < len(lines):
+        line = lines[index]
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence:
+            if line.rstrip() == SEPARATOR:
+                return index, True
+            if line.startswith("<") and HEADER.fullmatch(line.rstrip("\r\n")):
+                return index, False
+        index += 1
+    return index, False
+
+
+def read_frontmatter(text: str) -> dict[str, Any]:
+    """Read a file's YAML frontmatter (python-frontmatter, read only); {} when absent or broken."""
+    import frontmatter  # only doctor needs the YAML parser
+
+    try:
+        metadata = frontmatter.loads(text).metadata
+    except Exception:  # noqa: BLE001 - python-frontmatter raises whatever its YAML parser raises
+        return {}
+    return dict(metadata) if isinstance(metadata, dict) else {}
+
+
+def new_file_text(agent: str, category: str) -> str:
+    """Return the text of a new, empty category file."""
+    return f"---\nagent: {agent}\ncategory: {category}\n---\n\n"
+
+
+def clean_body(body: str) -> str:
+    """Keep a body from closing its entry early or faking a header."""
+    lines = []
+    for line in body.strip("\n").rstrip().splitlines():
+        if line.rstrip() == SEPARATOR:
+            line = "* * *"  # the same horizontal rule in markdown, without ending the entry
+        elif HEADER_START.match(line):
+            line = line.replace("<!--", "&lt;!--", 1)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def render_entry(
+    entry_id: str,
+    date: datetime,
+    tags: tuple[str, ...],
+    body: str,
+    header: tuple[tuple[str, str], ...],
+) -> str:
+    """Write a new entry block, ending with its `---` line and a blank line."""
+    heading = f"## {format_date(date)}"
+    if tags:
+        heading += " · " + " ".join(f"#{tag}" for tag in tags)
+    return f"{render_header(entry_id, header)}\n{heading}\n\n{clean_body(body)}\n\n---\n\n"
+
+
+def insert_entry(parsed: ParsedFile, block: str) -> str:
+    """Put a new entry before the first one (newest first), touching nothing else."""
+    text = parsed.text
+    if parsed.spans:
+        at = parsed.spans[0].start
+        return text[:at] + block + text[at:]
+    if text and not text.endswith("\n"):
+        text += "\n"
+    if text and not text.endswith("\n\n"):
+        text += "\n"
+    return text + block
+
+
+def with_header(parsed: ParsedFile, entry_id: str, updates: dict[str, str | None]) -> str:
+    """Return the file text with one entry's header keys set (None removes a key)."""
+    span = parsed.span_of(entry_id)
+    if span is None:
+        raise KeyError(entry_id)
+    pairs = list(span.entry.header)
+    for key, value in updates.items():
+        position = next((k for k, (name, _) in enumerate(pairs) if name == key), None)
+        if value is None:
+            if position is not None:
+                del pairs[position]
+        elif position is None:
+            pairs.append((key, value))
+        else:
+            pairs[position] = (key, value)
+    if tuple(pairs) == span.entry.header:
+        return parsed.text
+    old_line = parsed.text[span.start : span.header_end]
+    ending = old_line[len(old_line.rstrip("\r\n")) :]
+    new_line = render_header(entry_id, tuple(pairs)) + ending
+    return parsed.text[: span.start] + new_line + parsed.text[span.header_end :]
+
+
+def with_entry_text(parsed: ParsedFile, entry_id: str, new_text: str) -> str:
+    """Return the file text with one entry's whole block replaced by `new_text`."""
+    span = parsed.span_of(entry_id)
+    if span is None:
+        raise KeyError(entry_id)
+    return parsed.text[: span.start] + new_text + parsed.text[span.end :]
+
+
+def without_entry(parsed: ParsedFile, span: EntrySpan) -> str:
+    """Return the file text with one entry block and the blank lines after it removed."""
+    end = span.end
+    text = parsed.text
+    while end < len(text) and text[end] in "\r\n":
+        end += 1
+    return text[: span.start] + text[end:]
+
+
+def parse_ref(text: str, ref: FileRef) -> ParsedFile:
+    """Parse a category file's text, taking agent, category and scope from where it lives."""
+    return parse_file(text, ref.path, ref.agent, ref.category, ref.scope, ref.archived)

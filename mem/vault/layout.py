@@ -1,0 +1,154 @@
+"""Where things live in a vault: category files per agent, shared and private folders."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from mem.config import is_valid_agent
+from mem.errors import InvalidAgent, InvalidCategory, UnsafePath
+from mem.model import CATEGORIES, SHARED_FOLDER
+
+STATE_DIR = ".mem"
+PRIVATE_DIR = ".mem/private"
+ARCHIVE_DIR = "archive"
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """A category file's place in the vault and what that place means."""
+
+    path: str  # vault-relative, POSIX style
+    agent: str  # an agent name, or "_shared"
+    category: str
+    scope: str  # agent | shared | private
+    archived: bool = False
+
+
+def check_agent(name: str) -> str:
+    """Return a valid agent name, or refuse it before anything is read or written."""
+    if not is_valid_agent(name):
+        shown = name if name else "(empty)"
+        raise InvalidAgent(
+            f"invalid agent name {shown!r}; use lowercase letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+def check_category(name: str) -> str:
+    """Return a known category, or say which ones exist."""
+    if name not in CATEGORIES:
+        raise InvalidCategory(f"unknown category {name!r}; choose one of {', '.join(CATEGORIES)}")
+    return name
+
+
+def file_ref(agent: str, category: str, scope: str = "agent", archived: bool = False) -> FileRef:
+    """Return where an agent's category file of a given scope lives."""
+    check_category(category)
+    name = f"{ARCHIVE_DIR}/{category}.md" if archived else f"{category}.md"
+    if scope == "shared":
+        return FileRef(f"{SHARED_FOLDER}/{name}", SHARED_FOLDER, category, scope, archived)
+    check_agent(agent)
+    if scope == "private":
+        return FileRef(f"{PRIVATE_DIR}/{agent}/{name}", agent, category, scope, archived)
+    return FileRef(f"{agent}/{name}", agent, category, "agent", archived)
+
+
+def describe(path: str) -> FileRef | None:
+    """Tell what a vault-relative path is, or None when it is not a category file."""
+    parts = path.split("/")
+    if not parts[-1].endswith(".md"):
+        return None
+    category = parts[-1][:-3]
+    if category not in CATEGORIES:
+        return None
+    archived = len(parts) >= 2 and parts[-2] == ARCHIVE_DIR
+    folder = parts[:-2] if archived else parts[:-1]
+    if len(folder) == 1 and folder[0] == SHARED_FOLDER:
+        return FileRef(path, SHARED_FOLDER, category, "shared", archived)
+    if len(folder) == 1 and is_valid_agent(folder[0]):
+        return FileRef(path, folder[0], category, "agent", archived)
+    if len(folder) == 3 and folder[:2] == PRIVATE_DIR.split("/") and is_valid_agent(folder[2]):
+        return FileRef(path, folder[2], category, "private", archived)
+    return None
+
+
+def category_files(vault: Path) -> list[FileRef]:
+    """List the category files that exist in the vault, in a stable order."""
+    found: list[FileRef] = []
+    for folder in agent_folders(vault):
+        for sub in (folder, f"{folder}/{ARCHIVE_DIR}"):
+            try:
+                names = sorted(os.listdir(vault / sub))
+            except OSError:
+                continue  # no archive yet, or not a folder
+            for name in names:
+                ref = describe(f"{sub}/{name}")
+                if ref is not None:
+                    found.append(ref)
+    return found
+
+
+def agent_folders(vault: Path) -> list[str]:
+    """List vault-relative folders that may hold category files (agents, shared, private)."""
+    folders: list[str] = []
+    try:
+        names = sorted(os.listdir(vault))
+    except OSError:
+        return folders
+    for name in names:
+        if (name == SHARED_FOLDER or is_valid_agent(name)) and (vault / name).is_dir():
+            folders.append(name)
+    private = vault / PRIVATE_DIR
+    if private.is_dir():
+        for name in sorted(os.listdir(private)):
+            if is_valid_agent(name) and (private / name).is_dir():
+                folders.append(f"{PRIVATE_DIR}/{name}")
+    return folders
+
+
+def agents(vault: Path) -> list[str]:
+    """List the agents that have a folder in the vault (not `_shared`, not private-only)."""
+    return [name for name in agent_folders(vault) if "/" not in name and name != SHARED_FOLDER]
+
+
+def inside(vault: Path, relative: str) -> Path:
+    """Return the absolute path of a vault-relative path, refusing anything that leads out."""
+    root = vault.resolve()
+    target = (root / relative).resolve()
+    if target != root and root not in target.parents:
+        raise UnsafePath(
+            f"{relative} leads outside the vault (a symlink?); mem never writes outside {root}"
+        )
+    return root / relative
+
+
+def project_root(start: Path) -> Path:
+    """Return the main checkout of the git repository holding `start`, else `start` itself."""
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            cwd=start,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return start
+    common = Path(result.stdout.strip()) if result.returncode == 0 else None
+    if common is None or common.name != ".git":
+        return start  # not a repository, or a bare one: use the folder itself
+    return common.parent
+
+
+def template_folder() -> Path:
+    """Return the vault template: inside the installed package, or beside it in a checkout."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "vault_template", package.parent / "vault-template"):
+        if (candidate / "mem.toml").is_file():
+            return candidate
+    raise FileNotFoundError("vault template not found; reinstall mem")

@@ -1,0 +1,113 @@
+"""Read and write category files safely: a sidecar lock per file, atomic replace, fsync."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from mem.errors import MemError, VaultReadOnly
+from mem.vault.layout import STATE_DIR, inside
+
+LOCK_DIR = f"{STATE_DIR}/locks"
+READ_ONLY_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS}
+
+
+def read_bytes(vault: Path, relative: str) -> bytes:
+    """Return a file's bytes (b'' when it does not exist)."""
+    try:
+        return inside(vault, relative).read_bytes()
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise MemError(f"cannot read {relative} ({exc.strerror}); check its permissions") from exc
+
+
+def read_text(vault: Path, relative: str) -> str:
+    """Return a file's text ('' when it does not exist); undecodable bytes are replaced."""
+    return read_bytes(vault, relative).decode("utf-8", errors="replace")
+
+
+def explain_os_error(exc: OSError, what: str) -> MemError:
+    """Turn an OS error from a write into a one-line message."""
+    if exc.errno in READ_ONLY_ERRNOS:
+        return VaultReadOnly(
+            f"cannot write {what}: the vault is read-only ({exc.strerror}); "
+            "check its permissions or mount"
+        )
+    return MemError(f"cannot write {what} ({exc.strerror})")
+
+
+@contextmanager
+def locked(vault: Path, relative: str) -> Iterator[None]:
+    """Hold the sidecar lock of one vault file, so writers take turns."""
+    lock_dir = inside(vault, LOCK_DIR)
+    lock_path = lock_dir / (relative.replace("/", "%") + ".lock")
+    try:
+        lock_dir.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise explain_os_error(exc, relative) from exc
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock, also when the process dies
+
+
+def write_atomic(vault: Path, relative: str, text: str) -> None:
+    """Replace a file's content all at once: temp file, fsync, rename, keeping its mode."""
+    target = inside(vault, relative)
+    temp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode: int | None = os.stat(target).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = None  # a new file gets the umask's default mode
+        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(text.encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())
+            if mode is not None:
+                os.chmod(temp, mode)
+            os.replace(temp, target)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+        sync_folder(target.parent)
+    except OSError as exc:
+        raise explain_os_error(exc, relative) from exc
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename durable by syncing the folder that holds it."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass  # some filesystems cannot sync a folder; the rename itself is still atomic
+    finally:
+        os.close(descriptor)
+
+
+def update(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[str, str]:
+    """Under the file's lock, read it, apply `change`, and write it if the text changed.
+
+    Returns (old text, new text).
+    """
+    with locked(vault, relative):
+        old = read_text(vault, relative)
+        new = change(old)
+        if new != old:
+            write_atomic(vault, relative, new)
+    return old, new
