@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from typing import Annotated
 
 import typer
 
 from mem import __version__
-from mem.cli.commands import add, doctor, edit, export, forget, init, search, show, stats, task
-from mem.cli.commands import list as list_command
 from mem.cli.options import AgentOption, VaultOption
 
-app = typer.Typer(
-    name="mem",
-    help="Memory for AI coding agents, kept as plain markdown in a git-friendly vault.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_show_locals=False,  # locals hold memory text
-    rich_markup_mode=None,  # plain help: Rich would add ~50 ms to every `--help`
-    context_settings={"help_option_names": ["-h", "--help"]},
+# Every command, in the order `mem --help` lists them: (name, module, function).
+# A module is imported only when its command runs (or for the full help), which keeps
+# `mem search` and `mem recall` from paying for every other command's imports.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("init", "init", "init"),
+    ("add", "add", "add"),
+    ("show", "show", "show"),
+    ("list", "list", "list_"),
+    ("search", "search", "search"),
+    ("edit", "edit", "edit"),
+    ("forget", "forget", "forget"),
+    ("task", "task", "app"),
+    ("export", "export", "export"),
+    ("doctor", "doctor", "doctor"),
+    ("stats", "stats", "stats"),
 )
+ROOT_OPTIONS_WITH_VALUES = {"--vault", "--agent", "-a"}
+HELP = "Memory for AI coding agents, kept as plain markdown in a git-friendly vault."
 
 
 def show_version(value: bool) -> None:
@@ -28,7 +37,6 @@ def show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def root(
     vault: VaultOption = None,
     agent: AgentOption = None,
@@ -42,19 +50,46 @@ def root(
     """Memory for AI coding agents, kept as plain markdown in a git-friendly vault."""
 
 
-app.command()(init.init)
-app.command()(add.add)
-app.command()(show.show)
-app.command("list")(list_command.list_)
-app.command()(search.search)
-app.command()(edit.edit)
-app.command()(forget.forget)
-app.add_typer(task.app, name="task")
-app.command()(export.export)
-app.command()(doctor.doctor)
-app.command()(stats.stats)
+def build_app(only: str | None = None) -> typer.Typer:
+    """Build the app with every command, or with just the one about to run."""
+    app = typer.Typer(
+        name="mem",
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_show_locals=False,  # locals hold memory text
+        rich_markup_mode=None,  # plain help: Rich would add ~50 ms to every `--help`
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    app.callback()(root)
+    for name, module_name, attribute in COMMANDS:
+        if only is not None and name != only:
+            continue
+        module = importlib.import_module(f"mem.cli.commands.{module_name}")
+        target = getattr(module, attribute)
+        if isinstance(target, typer.Typer):
+            app.add_typer(target, name=name)
+        else:
+            app.command(name)(target)
+    return app
+
+
+def command_named(arguments: list[str]) -> str | None:
+    """Return the command the arguments name, skipping root options; None for anything else."""
+    names = {name for name, _, _ in COMMANDS}
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument in ROOT_OPTIONS_WITH_VALUES:
+            skip = True
+        elif argument.startswith("-"):
+            continue
+        else:
+            return argument if argument in names else None
+    return None
 
 
 def main() -> None:
     """Run the `mem` command line."""
-    app()
+    build_app(only=command_named(sys.argv[1:]))()

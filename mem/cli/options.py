@@ -28,7 +28,7 @@ AgentOption = Annotated[
     ),
 ]
 AgentFilter = Annotated[
-    str | None, typer.Option("--agent", "-a", help="Only this agent's entries.", show_default=False)
+    str | None, typer.Option("--agent", "-a", metavar="NAME", help="Only this agent's entries.", show_default=False)
 ]
 CategoryFilter = Annotated[
     str | None,
