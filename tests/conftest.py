@@ -35,17 +35,30 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def run_mem(tmp_path: Path):
     """Run `mem` as a real subprocess: run_mem(*args, input=None, cwd=None, env=None)."""
 
-    def run(*args: str, input: str | bytes | None = None, cwd: Path | None = None,
-            env: dict[str, str] | None = None, timeout: float = 60) -> Result:
+    def run(
+        *args: str,
+        input: str | bytes | None = None,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float = 60,
+    ) -> Result:
         full_env = dict(os.environ)
         full_env.update(env or {})
         data = input.encode("utf-8") if isinstance(input, str) else input
         completed = subprocess.run(
-            [sys.executable, "-m", "mem", *args], input=data, capture_output=True,
-            cwd=cwd or tmp_path, env=full_env, timeout=timeout, check=False,
+            [sys.executable, "-m", "mem", *args],
+            input=data,
+            capture_output=True,
+            cwd=cwd or tmp_path,
+            env=full_env,
+            timeout=timeout,
+            check=False,
         )
-        return Result(completed.returncode, completed.stdout.decode("utf-8", "replace"),
-                      completed.stderr.decode("utf-8", "replace"))
+        return Result(
+            completed.returncode,
+            completed.stdout.decode("utf-8", "replace"),
+            completed.stderr.decode("utf-8", "replace"),
+        )
 
     return run
 

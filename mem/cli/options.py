@@ -14,6 +14,7 @@ VaultOption = Annotated[
     str | None,
     typer.Option(
         "--vault",
+        metavar="PATH",
         help="The vault folder (default: MEM_VAULT, else the nearest .memory/ walking up).",
         show_default=False,
     ),
@@ -23,18 +24,23 @@ AgentOption = Annotated[
     typer.Option(
         "--agent",
         "-a",
+        metavar="NAME",
         help="The agent (default: MEM_AGENT, else default_agent in mem.toml, else main).",
         show_default=False,
     ),
 ]
 AgentFilter = Annotated[
-    str | None, typer.Option("--agent", "-a", metavar="NAME", help="Only this agent's entries.", show_default=False)
+    str | None,
+    typer.Option(
+        "--agent", "-a", metavar="NAME", help="Only this agent's entries.", show_default=False
+    ),
 ]
 CategoryFilter = Annotated[
     str | None,
     typer.Option(
         "--category",
         "-c",
+        metavar="CATEGORY",
         help="Only this category (decisions, lessons, facts, tasks, projects, handoffs).",
         show_default=False,
     ),
