@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Annotated
 
@@ -27,6 +28,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("doctor", "doctor", "doctor"),
     ("stats", "stats", "stats"),
 )
+COMPLETE_VARIABLE = "_MEM_COMPLETE"
 ROOT_OPTIONS_WITH_VALUES = {"--vault", "--agent", "-a"}
 HELP = "Memory for AI coding agents, kept as plain markdown in a git-friendly vault."
 
@@ -92,4 +94,11 @@ def command_named(arguments: list[str]) -> str | None:
 
 def main() -> None:
     """Run the `mem` command line."""
-    build_app(only=command_named(sys.argv[1:]))()
+    if COMPLETE_VARIABLE in os.environ:
+        # A shell asking for completions (see completions/): register Typer's shell classes.
+        from typer._completion_classes import completion_init
+
+        completion_init()
+        build_app()(prog_name="mem", complete_var=COMPLETE_VARIABLE)
+        return
+    build_app(only=command_named(sys.argv[1:]))(prog_name="mem")

@@ -1,0 +1,12 @@
+
+_mem_completion() {
+    local IFS=$'
+'
+    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \
+                   COMP_CWORD=$COMP_CWORD \
+                   _MEM_COMPLETE=complete_bash $1 ) )
+    return 0
+}
+
+complete -o default -F _mem_completion mem
+
