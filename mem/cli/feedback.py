@@ -17,10 +17,10 @@ class ProgressBar:
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None:
+            from rich.console import Console
             from rich.progress import Progress
 
-            self._bar = Progress(transient=True, console=None)
-            self._bar.console.stderr = True
+            self._bar = Progress(console=Console(stderr=True), transient=True)
             self._bar.start()
             self._task = self._bar.add_task("indexing", total=total)
         self._bar.update(self._task, completed=done)
