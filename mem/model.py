@@ -109,7 +109,7 @@ class SearchHit:
     entry: Entry
     score: float
     snippet: str
-    matched_terms: tuple[str, ...] = ()
+    highlights: tuple[tuple[int, int], ...] = ()  # (start, end) of matched words in the snippet
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -149,9 +148,8 @@ def search_hits(hits: list[SearchHit], as_json: bool) -> None:
         head.append(f"  ({hit.score:.3g})", style="dim")
         terminal.print(head)
         snippet = Text("    " + hit.snippet)
-        for term in hit.matched_terms:
-            stem = re.escape(term[: max(4, len(term) - 2)])
-            snippet.highlight_regex(re.compile(rf"(?i)\b{stem}\w*"), style="bold yellow")
+        for start, end in hit.highlights:
+            snippet.stylize("bold yellow", start + 4, end + 4)
         terminal.print(snippet)
 
 

@@ -70,7 +70,7 @@ def search(
     ranking = Ranking(now or datetime.now(UTC), settings.half_life_days, query.decay)
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
-    hits = [SearchHit(entry, score, snippet(entry.body, terms), terms) for entry, score in found]
+    hits = [SearchHit(entry, score, *snippet(entry.body, terms)) for entry, score in found]
     hits.sort(key=lambda hit: (-hit.score, hit.entry.id))
     return hits
 
@@ -82,28 +82,38 @@ def list_entries(settings: Settings, query: Query, feedback: Feedback = QUIET) -
     return fresh_index(vault, feedback).browse(filters, query.limit)
 
 
-def snippet(body: str, terms: tuple[str, ...], width: int = SNIPPET_CHARS) -> str:
-    """Cut the part of a body around the first matched word, on one line."""
+def term_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Match words that start like a query word (a rough stem: "migrations" finds "migrate")."""
+    stems = sorted({term[: max(4, len(term) - 2)] for term in terms if term}, key=len, reverse=True)
+    if not stems:
+        return None
+    return re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, stems)) + r")\w*")
+
+
+def snippet(
+    body: str, terms: tuple[str, ...], width: int = SNIPPET_CHARS
+) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Cut the part of a body around the first matched word, on one line.
+
+    Returns the snippet and the (start, end) spans in it of the words that matched.
+    """
     flat = " ".join(body.split())
-    if len(flat) <= width:
-        return flat
-    lowered = flat.lower()
-    positions = [
-        match.start()
-        for term in terms
-        for match in [re.search(rf"\b{re.escape(term[: max(4, len(term) - 2)])}", lowered)]
-        if match
-    ]
-    at = min(positions) if positions else 0
-    start = max(0, min(at - width // 3, len(flat) - width))
-    if start > 0:
-        space = flat.find(" ", start)
-        start = space + 1 if 0 <= space < at else start
-    end = min(len(flat), start + width)
-    if end < len(flat):
-        space = flat.rfind(" ", start, end)
-        end = space if space > at else end
-    return ("…" if start > 0 else "") + flat[start:end] + ("…" if end < len(flat) else "")
+    pattern = term_pattern(terms)
+    first = pattern.search(flat) if pattern else None
+    cut = flat
+    if len(flat) > width:
+        at = first.start() if first else 0
+        start = max(0, min(at - width // 3, len(flat) - width))
+        if start > 0:
+            space = flat.find(" ", start)
+            start = space + 1 if 0 <= space < at else start
+        end = min(len(flat), start + width)
+        if end < len(flat):
+            space = flat.rfind(" ", start, end)
+            end = space if space > at else end
+        cut = ("…" if start > 0 else "") + flat[start:end] + ("…" if end < len(flat) else "")
+    spans = tuple(match.span() for match in pattern.finditer(cut)) if pattern else ()
+    return cut, spans
 
 
 SINCE_AGO = re.compile(r"(?P<count>\d+)(?P<unit>[hdwm])")
