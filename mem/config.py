@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mem.errors import MemError, VaultNotFound
+from mem.errors import InvalidAgent, MemError, VaultNotFound
 from mem.model import AGENT_NAME, DEFAULT_HALF_LIFE_DAYS
 
 VAULT_DIR = ".memory"
@@ -49,11 +49,14 @@ def load_settings(
     """Resolve settings: flag > MEM_* variable > mem.toml > default."""
     environ = os.environ if environ is None else environ
     cwd = Path.cwd() if cwd is None else cwd
+    given_agent = agent_flag if agent_flag is not None else environ.get("MEM_AGENT")
+    if given_agent is not None and (agent_flag is not None or given_agent):
+        check_agent(given_agent)  # before any file is read
     wanted = vault_flag or environ.get("MEM_VAULT") or None
     vault = vault_at(cwd / wanted) if wanted else find_vault(cwd)
     table = read_config(vault) if vault else {}
 
-    agent = agent_flag or environ.get("MEM_AGENT") or ""
+    agent = given_agent or ""
     agent_is_explicit = bool(agent)
     if not agent:
         agent = str(table.get("default_agent") or DEFAULT_AGENT)
@@ -141,3 +144,14 @@ def read_config(vault: Path) -> dict[str, Any]:
 def is_valid_agent(name: str) -> bool:
     """Tell whether `name` may name an agent folder (reserved `_`/`.` names are not)."""
     return AGENT_NAME.fullmatch(name) is not None
+
+
+def check_agent(name: str) -> str:
+    """Return a valid agent name, or refuse it before anything is read or written."""
+    if not is_valid_agent(name):
+        shown = name if name else "(empty)"
+        raise InvalidAgent(
+            f"invalid agent name {shown!r}; use lowercase letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return name

@@ -61,5 +61,7 @@ def settings_of(ctx: typer.Context, vault: str | None = None, agent: str | None 
     """Resolve settings from the command's flags, the root flags, MEM_* and mem.toml."""
     root = ctx.find_root().params
     return load_settings(
-        vault_flag=vault or root.get("vault"), agent_flag=agent or root.get("agent"), cwd=Path.cwd()
+        vault_flag=vault if vault is not None else root.get("vault"),
+        agent_flag=agent if agent is not None else root.get("agent"),
+        cwd=Path.cwd(),
     )

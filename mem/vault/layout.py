@@ -7,8 +7,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from mem.config import check_agent as check_agent  # services check agents through layout
 from mem.config import is_valid_agent
-from mem.errors import InvalidAgent, InvalidCategory, UnsafePath
+from mem.errors import InvalidCategory, UnsafePath
 from mem.model import CATEGORIES, SHARED_FOLDER
 
 STATE_DIR = ".mem"
@@ -25,17 +26,6 @@ class FileRef:
     category: str
     scope: str  # agent | shared | private
     archived: bool = False
-
-
-def check_agent(name: str) -> str:
-    """Return a valid agent name, or refuse it before anything is read or written."""
-    if not is_valid_agent(name):
-        shown = name if name else "(empty)"
-        raise InvalidAgent(
-            f"invalid agent name {shown!r}; use lowercase letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
-        )
-    return name
 
 
 def check_category(name: str) -> str:
