@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from mem.config import Settings
+from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
 from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, SHARED_FOLDER, Entry
 from mem.services.lookup import find_entry
@@ -30,7 +30,7 @@ def add(
 ) -> Entry:
     """Write a new entry at the top of the agent's category file and return it."""
     vault = settings.require_vault()
-    agent = layout.check_agent(settings.agent)
+    agent = check_agent(settings.agent)
     layout.check_category(category)
     kind = check_kind(category, kind)
     if scope not in SCOPES:

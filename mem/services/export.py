@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mem.config import Settings
+from mem.config import Settings, check_agent
 from mem.model import Entry
 from mem.services.refresh import parse
 from mem.vault import layout
@@ -14,7 +14,7 @@ def export(
     """Return all entries in vault order (file by file, top to bottom)."""
     vault = settings.require_vault()
     if agent is not None and agent != "_shared":
-        layout.check_agent(agent)
+        check_agent(agent)
     found: list[Entry] = []
     for ref in layout.category_files(vault):
         if ref.scope == "private" and not (include_private and ref.agent == settings.agent):

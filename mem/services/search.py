@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from mem.config import Settings
+from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
 from mem.index.search_index import Filters, Ranking
 from mem.model import Entry, SearchHit
@@ -38,9 +38,9 @@ class Query:
 def filters_of(settings: Settings, query: Query) -> Filters:
     """Check a query's filters and turn them into index filters."""
     if query.agent is not None and query.agent != "_shared":
-        layout.check_agent(query.agent)
+        check_agent(query.agent)
     for agent in query.exclude_agents:
-        layout.check_agent(agent)
+        check_agent(agent)
     if query.category is not None:
         layout.check_category(query.category)
     if query.limit is not None and query.limit < 1:
