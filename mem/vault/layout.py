@@ -7,8 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from mem.config import check_agent
-from mem.config import is_valid_agent
+from mem.config import check_agent, is_valid_agent
 from mem.errors import InvalidCategory, UnsafePath
 from mem.model import CATEGORIES, SHARED_FOLDER
 
