@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import secrets
 import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 1  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 2  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
@@ -71,7 +70,7 @@ def build_schema() -> Any:
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         path=fields.ID(stored=True),
-        line=fields.STORED(),
+        digest=fields.STORED(),  # fingerprint of what was indexed: unchanged entries are skipped
         agent=fields.ID(stored=True),
         category=fields.ID(stored=True),
         kind=fields.ID(stored=True, sortable=True),
@@ -93,7 +92,7 @@ def to_document(entry: Entry) -> dict[str, Any]:
     return {
         "id": entry.id,
         "path": entry.path,
-        "line": entry.line,
+        "digest": entry_digest(entry),
         "agent": entry.agent,
         "category": entry.category,
         "kind": entry.kind,
@@ -111,6 +110,25 @@ def to_document(entry: Entry) -> dict[str, Any]:
     }
 
 
+def entry_digest(entry: Entry) -> str:
+    """Fingerprint everything the index holds of an entry (its line number is not held)."""
+    import hashlib
+
+    material = json.dumps(
+        [
+            entry.id,
+            entry.path,
+            entry.kind,
+            entry.date.timestamp(),
+            entry.tags,
+            entry.header,
+            entry.body,
+        ],
+        ensure_ascii=False,
+    )
+    return hashlib.sha1(material.encode("utf-8"), usedforsecurity=False).hexdigest()
+
+
 def to_entry(stored: Mapping[str, Any]) -> Entry:
     tags = stored.get("tags") or ""
     return Entry(
@@ -124,7 +142,6 @@ def to_entry(stored: Mapping[str, Any]) -> Entry:
         header=tuple(tuple(pair) for pair in json.loads(stored.get("header") or "[]")),
         scope=stored["scope"],
         path=stored["path"],
-        line=stored.get("line") or 0,
         archived="/archive/" in stored["path"],
     )
 
@@ -196,7 +213,7 @@ class SearchIndex:
 
         parent = self.folder.parent
         parent.mkdir(parents=True, exist_ok=True)
-        fresh = parent / f"index.new-{secrets.token_hex(4)}"
+        fresh = parent / f"index.new-{os.urandom(4).hex()}"
         fresh.mkdir()
         try:
             index = create_in(str(fresh), build_schema())
@@ -211,7 +228,7 @@ class SearchIndex:
             if progress is not None:
                 progress(done, total)
             self._write_manifest(fresh, stamps)
-            old = parent / f"index.old-{secrets.token_hex(4)}"
+            old = parent / f"index.old-{os.urandom(4).hex()}"
             if self.folder.exists():
                 os.replace(self.folder, old)
             os.replace(fresh, self.folder)
@@ -226,14 +243,17 @@ class SearchIndex:
         stamps: Mapping[str, FileStamp],
         removed: Iterable[str] = (),
     ) -> None:
-        """Reindex whole files (an empty batch removes a file's entries) and record stamps."""
+        """Bring whole files up to date (an empty batch removes a file) and record stamps.
+
+        Only entries whose fingerprint changed are rewritten: saving one entry in a file of a
+        thousand costs one document, not a thousand.
+        """
         if batches:
             writer = self._writer()
             try:
-                for path, entries in batches.items():
-                    writer.delete_by_term("path", path)
-                    for entry in entries:
-                        writer.add_document(**to_document(entry))
+                with writer.searcher() as searcher:
+                    for path, entries in batches.items():
+                        replace_file(writer, searcher, path, entries)
             except BaseException:
                 writer.cancel()
                 raise
@@ -253,7 +273,7 @@ class SearchIndex:
             try:
                 return self.open().writer()
             except LockError:
-                time.sleep(0.02 + secrets.randbelow(80) / 1000)
+                time.sleep(0.02 + os.urandom(1)[0] / 3200)
         raise IndexBusy("the index stayed locked by another mem process; try again")
 
     # --- reading ----------------------------------------------------------------------------
@@ -313,7 +333,9 @@ class SearchIndex:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
 
     def _filter(self, filters: Filters) -> Query | None:
-        from whoosh.query import And, NumericRange, Or, Term
+        # Only the filters a person asked for: Whoosh turns a filter into the set of every
+        # document it matches, which for "all active entries" costs more than the search.
+        from whoosh.query import And, NumericRange, Term
 
         terms: list[Query] = []
         for field, value in (
@@ -326,29 +348,33 @@ class SearchIndex:
                 terms.append(Term(field, value.lower() if field == "tags" else value))
         if filters.since is not None:
             terms.append(NumericRange("date", int(filters.since.timestamp()), None))
-        if not filters.include_superseded:
-            terms.append(Term("status", "active"))
-        if not filters.include_archived:
-            terms.append(Term("archived", "no"))
         if filters.open_tasks_only:
             terms.append(Term("open_task", "yes"))
-        visible = [Term("visible_to", "*")]
-        if filters.viewer:
-            visible.append(Term("visible_to", filters.viewer))
-        terms.append(Or(visible) if len(visible) > 1 else visible[0])
+        if not terms:
+            return None
         return And(terms) if len(terms) > 1 else terms[0]
 
-    def _mask(self, filters: Filters) -> Query | None:
-        from whoosh.query import Or, Term
+    def _mask(self, filters: Filters) -> Query:
+        # What is hidden is rare (superseded entries, other agents' private ones): mask it.
+        from whoosh.query import AndNot, Or, Term
 
-        if not filters.exclude_agents:
-            return None
-        return Or([Term("agent", agent) for agent in filters.exclude_agents])
+        hidden: list[Query] = [Term("agent", agent) for agent in filters.exclude_agents]
+        if not filters.include_superseded:
+            hidden.append(Term("status", "superseded"))
+        if not filters.include_archived:
+            hidden.append(Term("archived", "yes"))
+        private = Term("scope", "private")
+        hidden.append(
+            AndNot(private, Term("visible_to", filters.viewer)) if filters.viewer else private
+        )
+        return Or(hidden) if len(hidden) > 1 else hidden[0]
 
     def _rank(
         self, searcher: Any, scored: list[tuple[int, float]], ranking: Ranking
     ) -> list[tuple[int, float]]:
         # BM25F × half-life decay per kind × a mild boost for entries seen again.
+        if not scored:
+            return []  # nothing to rank; an index without segments cannot even read columns
         reader = searcher.reader()
         kinds = reader.column_reader("kind")
         dates = reader.column_reader("date")
@@ -366,3 +392,23 @@ class SearchIndex:
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked
+
+
+def replace_file(writer: Any, searcher: Any, path: str, entries: list[Entry]) -> None:
+    """Make the indexed documents of one file match `entries`, touching only what changed."""
+    from whoosh.query import Term
+
+    indexed: dict[tuple[str, str], list[int]] = {}
+    for docnum in searcher.docs_for_query(Term("path", path)):
+        stored = searcher.stored_fields(docnum)
+        indexed.setdefault((stored["id"], stored.get("digest", "")), []).append(docnum)
+    for entry in entries:
+        document = to_document(entry)
+        unchanged = indexed.get((entry.id, document["digest"]))
+        if unchanged:
+            unchanged.pop()
+        else:
+            writer.add_document(**document)
+    for stale in indexed.values():
+        for docnum in stale:
+            writer.delete_document(docnum)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from mem.config import Settings
@@ -65,3 +66,20 @@ def raw_text(vault: Path, entry: Entry) -> str:
     parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
     span = parsed.span_of(entry.id)
     return parsed.text[span.start : span.end] if span else ""
+
+
+def with_lines(vault: Path, found: list[Entry]) -> list[Entry]:
+    """Fill in where each entry's header stands now (the index does not keep line numbers,
+    so that inserting one entry does not make every entry below it stale)."""
+    texts: dict[str, str] = {}
+    placed = []
+    for entry in found:
+        if entry.path not in texts:
+            texts[entry.path] = store.read_text(vault, entry.path)
+        text = texts[entry.path]
+        at = text.find(f"<!-- id:{entry.id}")
+        if at < 0:
+            at = text.find(f"id:{entry.id}")
+        line = text.count("\n", 0, at) + 1 if at >= 0 else 0
+        placed.append(replace(entry, line=line))
+    return placed

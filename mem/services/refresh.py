@@ -61,8 +61,8 @@ def fresh_index(vault: Path, feedback: Feedback = QUIET) -> SearchIndex:
     index = SearchIndex(vault / INDEX_DIR)
     refs = layout.category_files(vault)
     pending = changed_files(vault, index, refs)
-    if pending is not None and not pending[0] and not pending[1]:
-        return index
+    if pending is not None and not pending[0] and not pending[1] and index.is_readable():
+        return index  # up to date, and opens (a damaged segment with a good manifest does not)
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.
         refs = layout.category_files(vault)

@@ -11,6 +11,7 @@ from mem.errors import InvalidInput
 from mem.index.search_index import Filters, Ranking
 from mem.model import Entry, SearchHit
 from mem.services.feedback import QUIET, Feedback
+from mem.services.lookup import with_lines
 from mem.services.refresh import fresh_index
 from mem.vault import layout
 
@@ -70,7 +71,11 @@ def search(
     ranking = Ranking(now or datetime.now(UTC), settings.half_life_days, query.decay)
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
-    hits = [SearchHit(entry, score, *snippet(entry.body, terms)) for entry, score in found]
+    placed = with_lines(vault, [entry for entry, _ in found])
+    hits = [
+        SearchHit(entry, score, *snippet(entry.body, terms))
+        for entry, (_, score) in zip(placed, found, strict=True)
+    ]
     hits.sort(key=lambda hit: (-hit.score, hit.entry.id))
     return hits
 
@@ -79,7 +84,7 @@ def list_entries(settings: Settings, query: Query, feedback: Feedback = QUIET) -
     """Return entries matching the filters, newest first."""
     vault = settings.require_vault()
     filters = filters_of(settings, query)
-    return fresh_index(vault, feedback).browse(filters, query.limit)
+    return with_lines(vault, fresh_index(vault, feedback).browse(filters, query.limit))
 
 
 def term_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 import string
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -14,6 +13,7 @@ from mem.vault.layout import FileRef
 
 HEADER = re.compile(r"<!--\s*id:(?P<id>[^\s>]*)(?P<rest>.*?)-->\s*")
 HEADER_START = re.compile(r"\s*<!--\s*id:")
+UNESCAPE = re.compile(r'\\([\\"])')
 HEADER_PAIR = re.compile(
     r'(?P<key>[A-Za-z][\w-]*):(?:"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<plain>\S*))'
 )
@@ -63,6 +63,8 @@ class ParsedFile:
 
 def new_entry_id(now: datetime) -> str:
     """Make an id sortable by creation time and unique without coordination."""
+    import secrets  # only writers make ids: keep its imports off the search path
+
     suffix = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_RANDOM_CHARS))
     return f"{now.astimezone(UTC):%Y%m%d-%H%M%S}-{suffix}"
 
@@ -88,7 +90,7 @@ def parse_header(rest: str) -> tuple[tuple[str, str], ...]:
     pairs = []
     for match in HEADER_PAIR.finditer(rest):
         quoted = match.group("quoted")
-        value = quoted.replace('\\"', '"') if quoted is not None else match.group("plain")
+        value = UNESCAPE.sub(r"\1", quoted) if quoted is not None else match.group("plain")
         pairs.append((match.group("key"), value))
     return tuple(pairs)
 
@@ -97,9 +99,11 @@ def render_header(entry_id: str, header: tuple[tuple[str, str], ...]) -> str:
     """Write a header comment line (without its newline)."""
     parts = [f"id:{entry_id}"]
     for key, value in header:
-        value = value.replace("--", "- -")  # `-->` would end the comment early
-        if value == "" or any(ch.isspace() or ch == '"' for ch in value):
-            value = '"' + value.replace('"', '\\"') + '"'
+        value = " ".join(value.splitlines())  # a header is one line
+        while "--" in value:
+            value = value.replace("--", "- -")  # `-->` would end the comment early
+        if value == "" or any(ch.isspace() or ch in '"\\' for ch in value):
+            value = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
         parts.append(f"{key}:{value}")
     return f"<!-- {' '.join(parts)} -->"
 
@@ -187,7 +191,7 @@ def parse_file(
                     )
                 )
             body_lines = lines[heading_at + 1 : stop]
-            body = "".join(body_lines).strip("\n").rstrip()
+            body = "".join(body_lines).replace("\r\n", "\n").strip("\n").rstrip()
             pairs = parse_header(header.group("rest"))
             kind = dict(pairs).get("kind") or default_kind
             entry = Entry(
@@ -255,12 +259,18 @@ def new_file_text(agent: str, category: str) -> str:
 def clean_body(body: str) -> str:
     """Keep a body from closing its entry early or faking a header."""
     lines = []
+    fence: str | None = None  # a fence left open would swallow the closing `---` line
     for line in body.strip("\n").rstrip().splitlines():
+        opening = FENCE.match(line)
+        if opening:
+            fence = None if fence else opening.group(1)
         if line.rstrip() == SEPARATOR:
             line = "* * *"  # the same horizontal rule in markdown, without ending the entry
         elif HEADER_START.match(line):
             line = line.replace("<!--", "&lt;!--", 1)
         lines.append(line)
+    if fence:
+        lines.append(fence)
     return "\n".join(lines)
 
 

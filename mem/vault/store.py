@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,7 +61,7 @@ def locked(vault: Path, relative: str) -> Iterator[None]:
 def write_atomic(vault: Path, relative: str, text: str) -> None:
     """Replace a file's content all at once: temp file, fsync, rename, keeping its mode."""
     target = inside(vault, relative)
-    temp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
