@@ -14,17 +14,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mem.errors import IndexBusy
-from mem.model import Entry
+from mem.model import CATEGORY_OF_KIND, Entry
 
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 2  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 3  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
 SECONDS_PER_DAY = 86400.0
+KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
+UNKNOWN_KIND = 31
+REINFORCED_MAX = 16383
 
 Progress = Callable[[int, int], None]
 
@@ -64,7 +67,7 @@ class Ranking:
 
 
 def build_schema() -> Any:
-    from whoosh import fields
+    from whoosh import columns, fields
     from whoosh.analysis import StemmingAnalyzer
 
     return fields.Schema(
@@ -73,13 +76,13 @@ def build_schema() -> Any:
         digest=fields.STORED(),  # fingerprint of what was indexed: unchanged entries are skipped
         agent=fields.ID(stored=True),
         category=fields.ID(stored=True),
-        kind=fields.ID(stored=True, sortable=True),
+        kind=fields.ID(stored=True),
         scope=fields.ID(stored=True),
         visible_to=fields.ID(),
         tags=fields.KEYWORD(stored=True, lowercase=True, commas=True, scorable=True),
         date=fields.NUMERIC(int, bits=64, stored=True, sortable=True, signed=True),
-        reinforced=fields.NUMERIC(int, stored=True, sortable=True),
-        steady=fields.NUMERIC(int, sortable=True),  # 1: open task or pinned, does not decay
+        # Everything ranking needs, packed in one raw column: one read per matching document.
+        rank=fields.COLUMN(columns.NumericColumn("q")),
         status=fields.ID(),  # active | superseded
         archived=fields.ID(),  # yes | no
         open_task=fields.ID(),  # yes | no
@@ -100,14 +103,22 @@ def to_document(entry: Entry) -> dict[str, Any]:
         "visible_to": entry.agent if entry.scope == "private" else "*",
         "tags": ",".join(entry.tags),
         "date": int(entry.date.timestamp()),
-        "reinforced": entry.reinforced,
-        "steady": int(entry.is_open_task or entry.is_pinned),
+        "rank": rank_key(entry),
         "status": "superseded" if entry.is_superseded else "active",
         "archived": "yes" if entry.archived else "no",
         "open_task": "yes" if entry.is_open_task else "no",
         "header": json.dumps(entry.header),
         "content": entry.body,
     }
+
+
+def rank_key(entry: Entry) -> int:
+    """Pack date, reinforcement, kind and "does not decay" into one integer column value."""
+    seconds = max(0, int(entry.date.timestamp()))
+    reinforced = min(entry.reinforced, REINFORCED_MAX)
+    kind = KIND_CODES.index(entry.kind) if entry.kind in KIND_CODES else UNKNOWN_KIND
+    steady = int(entry.is_open_task or entry.is_pinned)
+    return (seconds << 20) | (reinforced << 6) | (kind << 1) | steady
 
 
 def entry_digest(entry: Entry) -> str:
@@ -375,20 +386,19 @@ class SearchIndex:
         # BM25F × half-life decay per kind × a mild boost for entries seen again.
         if not scored:
             return []  # nothing to rank; an index without segments cannot even read columns
-        reader = searcher.reader()
-        kinds = reader.column_reader("kind")
-        dates = reader.column_reader("date")
-        reinforced = reader.column_reader("reinforced")
-        steady = reader.column_reader("steady")
+        packed = searcher.reader().column_reader("rank")
         now = ranking.now.timestamp()
+        half_lives = [ranking.half_life_days.get(kind) for kind in KIND_CODES] + [None] * 32
+        boosts = [1.0 + REINFORCED_BOOST * math.log1p(times) for times in range(64)]
         ranked = []
         for docnum, score in scored:
-            factor = 1.0 + REINFORCED_BOOST * math.log1p(max(0, reinforced[docnum]))
-            if ranking.decay and not steady[docnum]:
-                half_life = ranking.half_life_days.get(kinds[docnum])
-                if half_life:
-                    age_days = max(0.0, now - dates[docnum]) / SECONDS_PER_DAY
-                    factor *= 0.5 ** (age_days / half_life)
+            key = packed[docnum]
+            times = (key >> 6) & REINFORCED_MAX
+            factor = boosts[times] if times < 64 else 1.0 + REINFORCED_BOOST * math.log1p(times)
+            half_life = half_lives[(key >> 1) & 31]
+            if ranking.decay and half_life and not key & 1:
+                age_days = max(0.0, now - (key >> 20)) / SECONDS_PER_DAY
+                factor *= 0.5 ** (age_days / half_life)
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked

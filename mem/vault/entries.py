@@ -100,8 +100,8 @@ def render_header(entry_id: str, header: tuple[tuple[str, str], ...]) -> str:
     parts = [f"id:{entry_id}"]
     for key, value in header:
         value = " ".join(value.splitlines())  # a header is one line
-        while "--" in value:
-            value = value.replace("--", "- -")  # `-->` would end the comment early
+        while "-->" in value or "--!>" in value:  # either would end the comment early
+            value = value.replace("-->", "- ->").replace("--!>", "- -!>")
         if value == "" or any(ch.isspace() or ch in '"\\' for ch in value):
             value = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
         parts.append(f"{key}:{value}")
