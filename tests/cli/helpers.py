@@ -1,0 +1,113 @@
+"""Assertions and hand-written vault files shared by the CLI tests."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+ENTRY_ID = re.compile(r"\d{8}-\d{6}-[a-z0-9]{6}")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Notices `mem` may write on stderr before anything else when it (re)builds the index.
+INDEX_NOTICE = re.compile(r"mem: (building the index|the index was missing or unreadable)\b.*")
+ENTRY_KEYS = {
+    "id",
+    "agent",
+    "category",
+    "kind",
+    "date",
+    "tags",
+    "scope",
+    "path",
+    "line",
+    "reinforced",
+    "superseded_by",
+    "archived",
+    "header",
+    "body",
+}
+
+
+def no_traceback(result: Any) -> None:
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "Traceback" not in result.stdout, result.stdout
+
+
+def ok(result: Any) -> Any:
+    """Assert a run succeeded cleanly and return it."""
+    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.stderr}"
+    no_traceback(result)
+    return result
+
+
+def data(result: Any) -> dict[str, Any]:
+    """Assert a successful --json run printed exactly one JSON object; return it."""
+    ok(result)
+    assert result.stdout.endswith("\n") and result.stdout.count("\n") == 1, result.stdout
+    payload = json.loads(result.stdout)
+    assert isinstance(payload, dict)
+    assert payload["schema_version"] == 1
+    return payload
+
+
+def messages(stderr: str) -> list[str]:
+    """The lines of stderr, without the index-building notices."""
+    return [line for line in stderr.splitlines() if not INDEX_NOTICE.fullmatch(line)]
+
+
+def failed(result: Any, exit_code: int) -> str:
+    """Assert an expected failure: the exit code, one `mem: ...` line on stderr; return it."""
+    assert result.exit_code == exit_code, (
+        f"exit {result.exit_code}, wanted {exit_code}\n{result.stdout}\n{result.stderr}"
+    )
+    no_traceback(result)
+    lines = messages(result.stderr)
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("mem: "), result.stderr
+    return lines[0]
+
+
+def error_payload(result: Any, exit_code: int, code: str) -> str:
+    """Assert a --json failure: the one-line message and the error object; return the message."""
+    line = failed(result, exit_code)
+    payload = json.loads(result.stdout)
+    assert payload == {
+        "schema_version": 1,
+        "error": {"code": code, "message": line.removeprefix("mem: ")},
+    }
+    return line
+
+
+def added_id(result: Any) -> str:
+    """The id `mem add` / `mem task add` printed (human mode: the id alone on stdout)."""
+    ok(result)
+    entry_id = result.stdout.strip()
+    assert ENTRY_ID.fullmatch(entry_id), result.stdout
+    return entry_id
+
+
+def entry_block(entry_id: str, date: str, body: str, tags: str = "", **header: str) -> str:
+    """An entry as a person would write it by hand."""
+    pairs = "".join(f" {key.replace('_', '-')}:{value}" for key, value in header.items())
+    heading = f"## {date}" + (f" · {tags}" if tags else "")
+    return f"<!-- id:{entry_id}{pairs} -->\n{heading}\n\n{body}\n\n---\n\n"
+
+
+def write_category_file(
+    vault: Path, relative: str, agent: str, category: str, *blocks: str
+) -> Path:
+    """Write a whole category file by hand (frontmatter + entry blocks)."""
+    path = vault / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nagent: {agent}\ncategory: {category}\n---\n\n" + "".join(blocks))
+    return path
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` except machine-local state, for nothing-changed checks."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and ".mem" not in path.relative_to(folder).parts
+    }

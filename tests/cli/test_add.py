@@ -1,0 +1,134 @@
+"""`mem add`: one entry by hand, inserted as text at the top of the right file."""
+
+from __future__ import annotations
+
+import re
+
+from .helpers import ENTRY_ID, added_id, data, ok
+
+
+def test_add_writes_an_entry_and_prints_only_its_id(mem, vault):
+    result = mem(
+        "add",
+        "Chose bcrypt over argon2: argon2-cffi does not build on Alpine",
+        "--category",
+        "decisions",
+        "--tags",
+        "auth,#Security",
+        "--agent",
+        "dev",
+    )
+    entry_id = added_id(result)
+    assert result.stderr == "added decision to dev/decisions.md\n"
+    text = (vault / "dev" / "decisions.md").read_text()
+    assert text.startswith("---\nagent: dev\ncategory: decisions\n---\n")
+    block = re.search(
+        rf"<!-- id:{entry_id} kind:decision -->\n"
+        r"## (\d{4}-\d\d-\d\dT\d\d:\d\dZ) · #auth #security\n\n"
+        r"Chose bcrypt over argon2: argon2-cffi does not build on Alpine\n\n---\n",
+        text,
+    )
+    assert block, text
+
+
+def test_add_puts_the_newest_entry_first_and_keeps_the_rest_byte_for_byte(mem, vault):
+    first = added_id(mem("add", "First lesson learned", "-c", "lessons", "-a", "dev"))
+    path = vault / "dev" / "lessons.md"
+    path.write_text(path.read_text() + "A note a person left at the end.\n")
+    before = path.read_text()
+    second = added_id(mem("add", "Second lesson learned", "-c", "lessons", "-a", "dev"))
+    after = path.read_text()
+    assert after.index(second) < after.index(first)
+    start = after.index(f"<!-- id:{second}")
+    end = after.index(f"<!-- id:{first}")
+    assert after[:start] + after[end:] == before
+
+
+def test_add_reads_the_text_from_stdin_with_a_dash(mem, vault):
+    result = mem(
+        "add",
+        "-",
+        "-c",
+        "facts",
+        "-k",
+        "convention",
+        "-a",
+        "dev",
+        "--json",
+        input="Run the suite with make test,\nnever plain pytest.\n",
+    )
+    entry = data(result)["entry"]
+    assert entry["kind"] == "convention"
+    assert entry["body"] == "Run the suite with make test,\nnever plain pytest."
+    assert "never plain pytest." in (vault / "dev" / "facts.md").read_text()
+
+
+def test_add_json_reports_the_entry_as_stored(mem):
+    entry = data(mem("add", "Use ruff for lint #tooling", "-a", "dev", "--pin", "--json"))["entry"]
+    assert ENTRY_ID.fullmatch(entry["id"])
+    assert entry["agent"] == "dev"
+    assert entry["category"] == "facts" and entry["kind"] == "fact"
+    assert entry["scope"] == "agent"
+    assert entry["path"] == "dev/facts.md" and entry["line"] == 6
+    assert entry["tags"] == ["tooling"]
+    assert entry["header"] == {"kind": "fact", "pin": "true"}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:00Z", entry["date"])
+    assert entry["superseded_by"] is None and entry["reinforced"] == 0
+
+
+def test_add_with_shared_scope_goes_to_the_shared_folder(mem, vault):
+    entry = data(mem("add", "All services log JSON", "--scope", "shared", "-a", "dev", "--json"))[
+        "entry"
+    ]
+    assert entry["path"] == "_shared/facts.md"
+    assert entry["agent"] == "_shared" and entry["scope"] == "shared"
+    assert entry["header"]["by"] == "dev"
+    text = (vault / "_shared" / "facts.md").read_text()
+    assert "agent: _shared" in text and "All services log JSON" in text
+    assert not (vault / "dev").exists()
+
+
+def test_add_with_private_scope_stays_in_machine_local_state(mem, vault):
+    entry = data(
+        mem("add", "My local API token lives in pass", "--scope", "private", "-a", "dev", "--json")
+    )["entry"]
+    assert entry["path"] == ".mem/private/dev/facts.md"
+    assert entry["scope"] == "private"
+    assert "My local API token" in (vault / ".mem/private/dev/facts.md").read_text()
+    assert not (vault / "dev").exists()
+    assert ".mem/" in (vault / ".gitignore").read_text()  # never committed
+
+
+def test_add_supersedes_marks_the_old_entry_and_hides_it_from_search(mem, vault):
+    old = added_id(mem("add", "Sessions are stored in postgres", "-c", "decisions", "-a", "dev"))
+    new = data(
+        mem(
+            "add",
+            "Sessions are stored in redis",
+            "-c",
+            "decisions",
+            "-a",
+            "dev",
+            "--supersedes",
+            old[:-1],
+            "--json",
+        )
+    )["entry"]
+    assert new["header"]["supersedes"] == old
+    text = (vault / "dev" / "decisions.md").read_text()
+    assert f"<!-- id:{old} kind:decision superseded-by:{new['id']} -->" in text
+
+    hits = data(mem("search", "sessions stored", "--json"))["hits"]
+    assert [hit["id"] for hit in hits] == [new["id"]]
+    every = data(mem("search", "sessions stored", "--all", "--json"))["hits"]
+    assert {hit["id"] for hit in every} == {old, new["id"]}
+    assert {hit["id"]: hit["superseded_by"] for hit in every}[old] == new["id"]
+
+
+def test_add_supersedes_an_unknown_id_fails_and_writes_nothing(mem, vault):
+    ok(mem("add", "keep me", "-a", "dev"))
+    before = (vault / "dev" / "facts.md").read_text()
+    result = mem("add", "replacement", "-a", "dev", "--supersedes", "nosuchid")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("mem: no entry with id nosuchid")
+    assert (vault / "dev" / "facts.md").read_text() == before

@@ -1,0 +1,218 @@
+"""Bad input: exit 2 for usage, 1 for expected failures, one `mem: ...` line, nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .helpers import (
+    data,
+    entry_block,
+    error_payload,
+    failed,
+    no_traceback,
+    ok,
+    write_category_file,
+)
+
+BAD_AGENTS = ["../x", "/etc", "a b", "_shared", "", ".hidden", "Dev"]
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file and folder under `folder`, state included."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() if path.is_file() else b"/"
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+@pytest.mark.parametrize("name", BAD_AGENTS)
+def test_a_bad_agent_name_is_refused_before_anything_is_written(mem, vault, tmp_path, name):
+    before = tree(vault)
+    message = failed(mem("add", "hello", "--agent", name), 2)
+    shown = repr(name) if name else "'(empty)'"
+    assert message.startswith(f"mem: invalid agent name {shown}; ")
+    assert tree(vault) == before
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--agent", "../x", "add", "hello"),
+        ("search", "hello", "--agent", "../x"),
+        ("search", "hello", "--exclude-agent", "/etc"),
+        ("list", "--agent", "a b"),
+        ("task", "list", "--agent", ".."),
+        ("export", "--agent", "../x"),
+        ("stats", "--agent", "_shared"),
+    ],
+    ids=" ".join,
+)
+def test_every_way_of_naming_an_agent_checks_it(mem, vault, args):
+    before = tree(vault)
+    assert "invalid agent name" in failed(mem(*args), 2)
+    assert tree(vault) == before
+
+
+def test_a_bad_mem_agent_variable_is_refused(mem, vault):
+    before = tree(vault)
+    assert "invalid agent name '../x'" in failed(mem("add", "hi", env={"MEM_AGENT": "../x"}), 2)
+    assert "invalid agent name" in failed(mem("search", "hi", env={"MEM_AGENT": "/etc"}), 2)
+    assert tree(vault) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("add", "hello", "-c", "notes"), ("search", "hello", "-c", "notes"), ("list", "-c", "notes")],
+    ids=" ".join,
+)
+def test_an_unknown_category_is_refused(mem, vault, args):
+    before = tree(vault)
+    message = failed(mem(*args), 2)
+    assert message == (
+        "mem: unknown category 'notes'; "
+        "choose one of decisions, lessons, facts, tasks, projects, handoffs"
+    )
+    assert tree(vault) == before
+
+
+def test_a_kind_of_another_category_is_refused(mem, vault):
+    message = failed(mem("add", "hello", "-c", "facts", "-k", "decision"), 2)
+    assert message == "mem: kind 'decision' does not fit category facts; it belongs in decisions"
+    message = failed(mem("add", "hello", "-c", "tasks", "-k", "gizmo"), 2)
+    assert "choose one of task" in message
+    assert not (vault / "main").exists()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n"])
+def test_empty_text_is_refused(mem, vault, text):
+    assert failed(mem("add", text), 2) == "mem: nothing to add: the text is empty"
+    assert failed(mem("add", "-", input=text), 2) == "mem: nothing to add: the text is empty"
+    assert not (vault / "main").exists()
+
+
+def test_binary_stdin_is_refused(mem, vault):
+    message = failed(mem("add", "-", input=b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00"), 2)
+    assert "binary" in message
+    assert not (vault / "main").exists()
+
+
+def test_undecodable_stdin_is_kept_with_replacement_characters(mem):
+    entry = data(mem("add", "-", "--json", input=b"caf\xe9 au lait"))["entry"]
+    assert entry["body"] == "caf\ufffd au lait"
+
+
+def test_huge_stdin_is_refused(mem, vault):
+    message = failed(mem("add", "-", input=b"a" * (1024 * 1024 + 1)), 2)
+    assert "1024 KiB" in message
+    assert not (vault / "main").exists()
+
+
+def test_a_malformed_file_still_yields_its_good_entries(mem, vault):
+    write_category_file(
+        vault,
+        "qa/facts.md",
+        "qa",
+        "facts",
+        "<!-- id:unclosed kind:fact\n## 2026-11-01T10:00Z\n\nlost\n\n---\n\n",
+        entry_block("good-one", "2026-11-02T10:00Z", "still here qwerty"),
+        "<!-- id:bad/id kind:fact -->\n## 2026-11-03T10:00Z\n\nbad id\n\n---\n\n",
+        entry_block("good-two", "2026-11-04T10:00Z", "also here qwerty"),
+    )
+    hits = data(mem("search", "qwerty", "--json"))["hits"]
+    assert {hit["id"] for hit in hits} == {"good-one", "good-two"}
+    assert data(mem("show", "good-two", "--json"))["entry"]["line"] == 27
+    assert data(mem("list", "--json"))["count"] == 2
+
+    result = mem("doctor")
+    assert result.exit_code == 1
+    no_traceback(result)
+    assert result.stdout.splitlines() == [
+        "qa/facts.md:6: malformed_entry: header comment does not close with -->",
+        "qa/facts.md:20: malformed_entry: entry id 'bad/id' is not [A-Za-z0-9_-]+",
+    ]
+
+
+def test_a_broken_mem_toml_is_a_one_line_error(mem, vault):
+    (vault / "mem.toml").write_text("default_agent = = 'x'\n")
+    message = failed(mem("list"), 1)
+    assert "mem.toml is not valid TOML" in message and "fix or delete it" in message
+
+
+def two_tasks(vault):
+    write_category_file(
+        vault,
+        "dev/tasks.md",
+        "dev",
+        "tasks",
+        entry_block("abcd-0001", "2026-11-01T10:00Z", "- [ ] first"),
+        entry_block("abcd-0002", "2026-11-02T10:00Z", "- [ ] second"),
+    )
+
+
+NAMING_COMMANDS = [("show",), ("edit",), ("forget",), ("task", "done")]
+
+
+@pytest.mark.parametrize("command", NAMING_COMMANDS, ids=" ".join)
+def test_an_ambiguous_prefix_lists_the_candidates(mem, vault, command):
+    two_tasks(vault)
+    before = (vault / "dev" / "tasks.md").read_bytes()
+    message = error_payload(
+        mem(*command, "abcd-000", "--json", env={"EDITOR": "false"}), 1, "ambiguous_id"
+    )
+    assert message == (
+        "mem: id prefix abcd-000 matches 2 entries (abcd-0001, abcd-0002); give more characters"
+    )
+    assert (vault / "dev" / "tasks.md").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", NAMING_COMMANDS, ids=" ".join)
+def test_an_unknown_id_fails(mem, vault, command):
+    two_tasks(vault)
+    error_payload(mem(*command, "zzzz-9999", "--json"), 1, "entry_not_found")
+
+
+@pytest.mark.parametrize("command", NAMING_COMMANDS, ids=" ".join)
+def test_a_prefix_under_four_characters_is_bad_usage(mem, vault, command):
+    two_tasks(vault)
+    message = error_payload(mem(*command, "abc", "--json"), 2, "invalid_input")
+    assert "at least 4 characters" in message
+
+
+@pytest.mark.parametrize("command", NAMING_COMMANDS, ids=" ".join)
+def test_a_unique_prefix_names_the_entry(mem, vault, command):
+    two_tasks(vault)
+    result = ok(mem(*command, "abcd-0002", "--json", env={"EDITOR": "true"}))
+    assert '"id": "abcd-0002"' in result.stdout
+
+
+def test_an_id_with_odd_characters_is_bad_usage(mem, vault):
+    two_tasks(vault)
+    error_payload(mem("show", "../../etc", "--json"), 2, "invalid_input")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("search", "x", "--bogus"), ("search", "x", "--limit", "0"), ("nosuchcommand",), ("add",)],
+    ids=" ".join,
+)
+def test_bad_usage_exits_2_without_a_traceback(mem, args):
+    result = mem(*args)
+    assert result.exit_code == 2
+    no_traceback(result)
+    assert result.stdout == ""
+    assert "Error:" in result.stderr
+
+
+def test_a_category_file_symlinked_out_of_the_vault_is_never_written(mem, vault, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("not yours\n")
+    (vault / "dev").mkdir()
+    (vault / "dev" / "handoffs.md").symlink_to(outside)
+    message = error_payload(
+        mem("add", "hello", "-c", "handoffs", "-a", "dev", "--json"), 1, "unsafe_path"
+    )
+    assert "outside the vault" in message
+    assert outside.read_text() == "not yours\n"

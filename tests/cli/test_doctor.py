@@ -1,0 +1,161 @@
+"""`mem doctor [--fix]`: malformed entries, duplicate ids, misplaced kinds, a stale index."""
+
+from __future__ import annotations
+
+import json
+
+from .helpers import added_id, data, entry_block, messages, ok, write_category_file
+
+
+def problems(result, exit_code=1):
+    assert result.exit_code == exit_code, result.stderr
+    payload = data_of(result)
+    return [(p["code"], p["path"], p["line"], p["fixed"]) for p in payload["problems"]]
+
+
+def data_of(result):
+    assert "Traceback" not in result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["schema_version"] == 1
+    return payload
+
+
+def healthy_vault(mem):
+    ok(mem("add", "Chose bcrypt", "-c", "decisions", "-a", "dev"))
+    ok(mem("add", "Flaky test root cause: timezones", "-c", "lessons", "-a", "dev"))
+    ok(mem("search", "bcrypt"))  # builds the index
+
+
+def test_doctor_passes_a_healthy_vault(mem):
+    healthy_vault(mem)
+    result = ok(mem("doctor"))
+    assert result.stdout == ""
+    assert messages(result.stderr) == ["checked 2 entries in 2 files: healthy"]
+    payload = data(mem("doctor", "--json"))
+    assert payload == {
+        "schema_version": 1,
+        "problems": [],
+        "files_checked": 2,
+        "entries_checked": 2,
+        "healthy": True,
+    }
+
+
+def test_doctor_names_the_file_and_line_of_a_malformed_entry(mem, vault):
+    healthy_vault(mem)
+    write_category_file(
+        vault,
+        "dev/facts.md",
+        "dev",
+        "facts",
+        entry_block("fine-1", "2026-11-01T10:00Z", "A good fact about logging."),
+        "<!-- id:broken-1 kind:fact -->\n## yesterday afternoon\n\nNo date here.\n\n---\n\n",
+        entry_block("fine-2", "2026-11-02T10:00Z", "Another good fact about tracing."),
+    )
+    ok(mem("search", "logging"))  # the index is current; only the malformed entry remains
+    result = mem("doctor")
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "dev/facts.md:14: malformed_entry: entry heading must read `## DATE · #tags`\n"
+    )
+    assert "1 problem(s); `mem doctor --fix` repairs what is safe to repair" in result.stderr
+    # --fix cannot repair it, so it still fails
+    assert problems(mem("doctor", "--fix", "--json")) == [
+        ("malformed_entry", "dev/facts.md", 14, False)
+    ]
+    # and the good entries around it still load
+    found = data(mem("search", "logging tracing", "--json"))["hits"]
+    assert {hit["id"] for hit in found} == {"fine-1", "fine-2"}
+
+
+def test_doctor_fix_removes_an_identical_copy_left_by_a_union_merge(mem, vault):
+    first = added_id(mem("add", "Use UTC everywhere", "-c", "decisions", "-a", "dev"))
+    ok(mem("add", "Pin dependencies", "-c", "decisions", "-a", "dev"))
+    path = vault / "dev" / "decisions.md"
+    text = path.read_text()
+    start = text.index(f"<!-- id:{first}")
+    block = text[start : text.index("---\n", start) + 4] + "\n"
+    path.write_text(text + block)  # both sides of a merge=union kept the entry
+    assert path.read_text().count(f"id:{first}") == 2
+
+    found = problems(mem("doctor", "--json"))
+    assert ("duplicate_id", "dev/decisions.md", 20, False) in found
+    duplicate = next(
+        p for p in data_of(mem("doctor", "--json"))["problems"] if p["code"] == "duplicate_id"
+    )
+    assert "(identical copy)" in duplicate["message"]
+
+    fixed = problems(mem("doctor", "--fix", "--json"), exit_code=0)
+    assert ("duplicate_id", "dev/decisions.md", 20, True) in fixed
+    assert path.read_text() == text
+    ok(mem("doctor"))
+
+
+def test_doctor_fix_renames_a_different_entry_that_reuses_an_id(mem, vault):
+    write_category_file(
+        vault,
+        "dev/facts.md",
+        "dev",
+        "facts",
+        entry_block("same-id", "2026-11-02T10:00Z", "Edited on branch A."),
+        entry_block("same-id", "2026-11-01T10:00Z", "Edited on branch B."),
+    )
+    assert ("duplicate_id", "dev/facts.md", 13, False) in problems(mem("doctor", "--json"))
+    ok(mem("doctor", "--fix"))
+    bodies = {e["body"]: e["id"] for e in data(mem("list", "--json"))["entries"]}
+    assert bodies["Edited on branch A."] == "same-id"
+    assert bodies["Edited on branch B."] not in ("same-id", None)
+    assert "Edited on branch B." in (vault / "dev" / "facts.md").read_text()
+
+
+def test_doctor_fix_moves_an_entry_to_the_file_of_its_kind(mem, vault):
+    healthy_vault(mem)
+    write_category_file(
+        vault,
+        "dev/facts.md",
+        "dev",
+        "facts",
+        entry_block(
+            "misplaced", "2026-11-03T10:00Z", "Beware of the cron job at midnight.", kind="warning"
+        ),
+    )
+    result = mem("doctor")
+    assert result.exit_code == 1
+    assert (
+        "dev/facts.md:6: wrong_file: entry misplaced of kind warning is in facts; "
+        "it belongs in lessons\n"
+    ) in result.stdout
+
+    fixed = ok(mem("doctor", "--fix"))
+    assert "dev/facts.md:6: fixed: " in fixed.stdout and "moved it to lessons" in fixed.stdout
+    assert "misplaced" not in (vault / "dev" / "facts.md").read_text()
+    assert "<!-- id:misplaced kind:warning -->" in (vault / "dev" / "lessons.md").read_text()
+    shown = data(mem("show", "misplaced", "--json"))["entry"]
+    assert (shown["category"], shown["path"]) == ("lessons", "dev/lessons.md")
+    ok(mem("doctor"))
+
+
+def test_doctor_finds_and_fixes_a_stale_index(mem, vault):
+    healthy_vault(mem)
+    path = vault / "dev" / "decisions.md"
+    path.write_text(path.read_text().replace("Chose bcrypt", "Chose scrypt for hashing"))
+    assert problems(mem("doctor", "--json")) == [("stale_index", ".mem/index", 0, False)]
+    assert problems(mem("doctor", "--fix", "--json"), exit_code=0) == [
+        ("stale_index", ".mem/index", 0, True)
+    ]
+    assert data(mem("doctor", "--json"))["healthy"] is True
+    assert len(data(mem("search", "scrypt", "--json"))["hits"]) == 1
+
+
+def test_doctor_fix_restores_a_missing_superseded_by_link(mem, vault):
+    write_category_file(
+        vault,
+        "dev/decisions.md",
+        "dev",
+        "decisions",
+        entry_block("newer", "2026-11-02T10:00Z", "Use argon2.", supersedes="older"),
+        entry_block("older", "2026-11-01T10:00Z", "Use bcrypt."),
+    )
+    assert ("supersedes", "dev/decisions.md", 13, False) in problems(mem("doctor", "--json"))
+    ok(mem("doctor", "--fix"))
+    assert "<!-- id:older superseded-by:newer -->" in (vault / "dev/decisions.md").read_text()

@@ -1,0 +1,68 @@
+"""`mem forget`: supersede an entry with a reason; its text stays in the file."""
+
+from __future__ import annotations
+
+import re
+
+from .helpers import added_id, data, entry_block, messages, ok, write_category_file
+
+
+def test_forget_hides_the_entry_but_keeps_its_text(mem, vault):
+    entry_id = added_id(mem("add", "The build runs on Jenkins", "-c", "decisions", "-a", "dev"))
+    assert len(data(mem("search", "jenkins", "--json"))["hits"]) == 1
+
+    result = ok(mem("forget", entry_id[:-1], "--reason", "we  moved to\nGitHub Actions"))
+    assert result.stdout == ""
+    assert messages(result.stderr) == [
+        f"forgot {entry_id} in dev/decisions.md (kept in the file, hidden from search and recall)"
+    ]
+    text = (vault / "dev" / "decisions.md").read_text()
+    assert re.search(
+        rf"<!-- id:{entry_id} kind:decision superseded-by:forgotten "
+        r'forgotten:\d{4}-\d\d-\d\dT\d\d:\d\dZ reason:"we moved to GitHub Actions" -->',
+        text,
+    ), text
+    assert "The build runs on Jenkins" in text
+
+    assert data(mem("search", "jenkins", "--json"))["hits"] == []
+    assert data(mem("list", "--json"))["entries"] == []
+    shown = data(mem("search", "jenkins", "--all", "--json"))["hits"]
+    assert [(hit["id"], hit["superseded_by"]) for hit in shown] == [(entry_id, "forgotten")]
+
+
+def test_forget_json_reports_the_updated_entry(mem):
+    entry_id = added_id(mem("add", "Use tabs", "-c", "facts", "-k", "convention", "-a", "dev"))
+    entry = data(mem("forget", entry_id, "--json"))["entry"]
+    assert entry["id"] == entry_id
+    assert entry["superseded_by"] == "forgotten"
+    assert set(entry["header"]) == {"kind", "superseded-by", "forgotten"}
+
+
+def test_forget_keeps_the_successor_of_a_superseded_entry(mem, vault):
+    write_category_file(
+        vault,
+        "dev/decisions.md",
+        "dev",
+        "decisions",
+        entry_block("new-choice", "2026-11-02T10:00Z", "Use argon2"),
+        entry_block("old-choice", "2026-11-01T10:00Z", "Use bcrypt", superseded_by="new-choice"),
+    )
+    entry = data(mem("forget", "old-choice", "--json"))["entry"]
+    assert entry["superseded_by"] == "new-choice"
+
+
+def test_forget_touches_only_the_header_line(mem, vault):
+    write_category_file(
+        vault,
+        "dev/lessons.md",
+        "dev",
+        "lessons",
+        entry_block("keep-a", "2026-11-02T10:00Z", "Hand-written   spacing\n\n\n  stays."),
+        entry_block("drop-b", "2026-11-01T10:00Z", "This one goes."),
+    )
+    path = vault / "dev" / "lessons.md"
+    before = path.read_text().splitlines()
+    ok(mem("forget", "drop-b"))
+    after = path.read_text().splitlines()
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert [before[i] for i in changed] == ["<!-- id:drop-b -->"]

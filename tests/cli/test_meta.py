@@ -1,0 +1,137 @@
+"""Meta: help for every command, every command in the README, lazy imports, version, colour."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+
+import pytest
+
+from mem import __version__
+from mem.cli.app import COMMANDS
+
+from .helpers import ANSI, ok
+
+README = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
+COMMAND_LINES = [(name,) for name, _, _ in COMMANDS if name != "task"] + [
+    ("task",),
+    ("task", "add"),
+    ("task", "done"),
+    ("task", "list"),
+]
+# SGR parameters that set a colour (foreground, background, 256/true colour), not bold or dim.
+COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
+
+
+@pytest.mark.parametrize("command", COMMAND_LINES, ids=" ".join)
+def test_every_command_has_help_text(run_mem, command):
+    result = ok(run_mem(*command, "--help"))
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"Usage: mem {' '.join(command)} ")
+    description = result.stdout.split("\n\n", 1)[1].split("Options:", 1)[0]
+    assert len(description.strip()) > 10, result.stdout
+    assert result.stderr == ""
+
+
+def test_the_top_level_help_lists_every_command_with_a_summary(run_mem):
+    out = ok(run_mem("--help")).stdout
+    listed = dict(
+        re.findall(r"^  ([a-z]+) +(\S.*)$", out.split("Commands:", 1)[1], flags=re.MULTILINE)
+    )
+    assert set(listed) == {name for name, _, _ in COMMANDS}
+
+
+@pytest.mark.parametrize("command", COMMAND_LINES, ids=" ".join)
+def test_every_command_is_in_the_readme(command):
+    with open(README, encoding="utf-8") as handle:
+        readme = handle.read()
+    words = r"\s+".join(map(re.escape, ("mem", *command)))
+    assert re.search(rf"{words}\b", readme), f"README.md does not mention `mem {' '.join(command)}`"
+
+
+def test_importing_the_app_loads_no_heavy_library():
+    code = (
+        "import json, sys, mem.cli.app\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'whoosh', 'watchdog', 'rich'})))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(result.stdout) == []
+
+
+def test_the_code_above_would_notice_a_heavy_import():
+    code = "import json, sys, mem.cli.render, rich.console; print('rich' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "True"
+
+
+def test_version_prints_the_package_version(run_mem):
+    result = ok(run_mem("--version"))
+    assert result.stdout == f"mem {__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", __version__)
+
+
+def seeded(mem):
+    ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions", "-a", "dev"))
+    ok(mem("task", "add", "rotate the redis password", "-a", "dev"))
+
+
+def test_piped_output_has_no_escape_codes(mem):
+    seeded(mem)
+    env = {"NO_COLOR": "1", "TERM": "xterm-256color"}
+    for args in (("search", "redis"), ("list",), ("stats",), ("doctor",), ("task", "list")):
+        result = mem(*args, env=env)
+        assert result.exit_code in (0, 1), result.stderr
+        assert not ANSI.search(result.stdout), (args, result.stdout)
+        assert not ANSI.search(result.stderr), (args, result.stderr)
+
+
+def on_a_terminal(vault, args, no_color: bool) -> str:
+    """Run mem with stdout on a pseudo-terminal; return what it printed there."""
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "200"}
+    env.pop("NO_COLOR", None)
+    env.pop("FORCE_COLOR", None)
+    if no_color:
+        env["NO_COLOR"] = "1"
+    leader, follower = pty.openpty()
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "mem", "--vault", str(vault), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(follower)
+    assert completed.returncode == 0, completed.stderr
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the terminal's other end is closed and drained
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_no_color_removes_colour_on_a_terminal(mem, vault):
+    seeded(mem)
+    coloured = on_a_terminal(vault, ("search", "redis"), no_color=False)
+    assert COLOUR.search(coloured), "the highlight should be coloured without NO_COLOR"
+    plain = on_a_terminal(vault, ("search", "redis"), no_color=True)
+    assert "redis" in plain
+    assert not COLOUR.search(plain), repr(plain)
