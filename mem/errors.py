@@ -65,3 +65,11 @@ class EditorFailed(MemError):
 
 class IndexBusy(MemError):
     code = "index_busy"
+
+
+class NotATask(MemError):
+    code = "not_a_task"
+
+
+class NoMatchingItem(MemError):
+    code = "no_matching_item"

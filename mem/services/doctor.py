@@ -49,7 +49,7 @@ def doctor(
     problems.extend(check_wrong_files(vault, by_id.values(), fix))
     problems.extend(check_supersedes(vault, by_id, fix))
     problems.extend(check_temp_files(vault, refs, fix))
-    problems.extend(check_index(vault, fix, feedback))
+    problems.extend(check_index(vault, feedback))
     return DoctorReport(tuple(problems), len(refs), entry_count)
 
 
@@ -290,14 +290,13 @@ def check_temp_files(vault: Path, refs: list[layout.FileRef], fix: bool) -> list
     return problems
 
 
-def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
+def check_index(vault: Path, feedback: Feedback) -> list[Problem]:
+    """Bring the index up to date (always safe: it is a cache) and say what that took."""
     index = SearchIndex(vault / INDEX_DIR)
     refs = layout.category_files(vault)
     pending = changed_files(vault, index, refs)
     if pending is None or not index.is_readable():
-        problem = Problem("stale_index", INDEX_DIR, 0, "the index is missing or unreadable")
-        if not fix:
-            return [problem]
+        problem = Problem("stale_index", INDEX_DIR, 0, "the index was missing or unreadable")
         with store.locked(vault, INDEX_DIR):
             rebuild(vault, index, refs, feedback, damaged=False)
         return [fixed(problem, "rebuilt it")]
@@ -305,13 +304,8 @@ def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
     if not changed and not removed:
         return []
     problem = Problem(
-        "stale_index",
-        INDEX_DIR,
-        0,
-        f"{len(changed) + len(removed)} file(s) changed since they were indexed",
+        "stale_index", INDEX_DIR, 0, f"{len(changed) + len(removed)} file(s) changed since indexed"
     )
-    if not fix:
-        return [problem]
     fresh_index(vault, feedback)
     return [fixed(problem, "reindexed them")]
 

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 
 from mem.config import Settings
-from mem.errors import InvalidInput
+from mem.errors import InvalidInput, NoMatchingItem, NotATask
 from mem.model import Entry, TaskReport
 from mem.services.add import add
 from mem.services.lookup import find_entry
@@ -36,7 +36,7 @@ def task_done(
     vault = settings.require_vault()
     entry = find_entry(settings, given)
     if entry.category != "tasks":
-        raise InvalidInput(f"entry {entry.id} is in {entry.category}, not a task")
+        raise NotATask(f"entry {entry.id} is in {entry.category}, not a task")
     ref = layout.describe(entry.path)
     assert ref is not None  # find_entry only returns entries of category files
     ticked = 0
@@ -65,6 +65,6 @@ def task_done(
 
     _, new_text = store.update(vault, entry.path, tick)
     if not ticked and matching:
-        raise InvalidInput(f"no open item of task {entry.id} contains {matching!r}")
+        raise NoMatchingItem(f"no open item of task {entry.id} contains {matching!r}")
     span = entry_codec.parse_ref(new_text, ref).span_of(entry.id)
     return TaskReport(span.entry if span else entry, ticked)

@@ -67,7 +67,7 @@ def test_task_list_filters_by_agent(mem):
 def test_task_done_with_text_that_matches_nothing_changes_nothing(mem, vault):
     task_id = added_id(mem("task", "add", "write docs", "-a", "dev"))
     before = (vault / "dev" / "tasks.md").read_bytes()
-    message = error_payload(mem("task", "done", task_id, "deploy", "--json"), 2, "invalid_input")
+    message = error_payload(mem("task", "done", task_id, "deploy", "--json"), 1, "no_matching_item")
     assert "'deploy'" in message
     assert (vault / "dev" / "tasks.md").read_bytes() == before
 
@@ -75,7 +75,7 @@ def test_task_done_with_text_that_matches_nothing_changes_nothing(mem, vault):
 def test_task_done_refuses_an_entry_that_is_not_a_task(mem, vault):
     entry_id = added_id(mem("add", "a plain fact", "-a", "dev"))
     before = (vault / "dev" / "facts.md").read_bytes()
-    message = error_payload(mem("task", "done", entry_id, "--json"), 2, "invalid_input")
+    message = error_payload(mem("task", "done", entry_id, "--json"), 1, "not_a_task")
     assert "not a task" in message
     assert (vault / "dev" / "facts.md").read_bytes() == before
 

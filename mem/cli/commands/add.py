@@ -16,7 +16,7 @@ from mem.services import add as add_service
 @reports_errors
 def add(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help="What to remember; - reads stdin.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="What to remember; - reads stdin.")],
     category: Annotated[
         str,
         typer.Option(

@@ -18,7 +18,9 @@ def init(
     ctx: typer.Context,
     path: Annotated[
         Path | None,
-        typer.Argument(help="A folder of the project (default: here).", show_default=False),
+        typer.Argument(
+            metavar="[PATH]", help="A folder of the project (default: here).", show_default=False
+        ),
     ] = None,
     vault: VaultOption = None,
     as_json: JsonFlag = False,

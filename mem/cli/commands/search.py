@@ -26,7 +26,7 @@ from mem.services import search as search_service
 @reports_errors
 def search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="Words to look for.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words to look for.")],
     agent: AgentFilter = None,
     category: CategoryFilter = None,
     kind: KindFilter = None,
@@ -69,5 +69,7 @@ def search(
         limit=limit,
         decay=not no_decay,
     )
-    hits = search_service.search(settings_of(ctx, vault=vault), request, feedback=for_people())
+    hits = search_service.search(
+        settings_of(ctx, vault=vault, agent=agent), request, feedback=for_people()
+    )
     render.search_hits(hits, as_json)

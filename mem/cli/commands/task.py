@@ -21,7 +21,9 @@ app = typer.Typer(help="Add, tick off and list tasks.", no_args_is_help=True, ri
 @reports_errors
 def add(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help="The task; one item per line; - reads stdin.")],
+    text: Annotated[
+        str, typer.Argument(metavar="TEXT", help="The task; one item per line; - reads stdin.")
+    ],
     tags: Annotated[str, typer.Option("--tags", help="Comma-separated tags.")] = "",
     agent: AgentOption = None,
     vault: VaultOption = None,
@@ -42,7 +44,9 @@ def add(
 def done(
     ctx: typer.Context,
     entry_id: Annotated[str, typer.Argument(metavar="ID", help="The task's id or prefix.")],
-    matching: Annotated[str, typer.Argument(help="Tick only items containing this text.")] = "",
+    matching: Annotated[
+        str, typer.Argument(metavar="[TEXT]", help="Tick only items containing this text.")
+    ] = "",
     agent: AgentOption = None,
     vault: VaultOption = None,
     as_json: JsonFlag = False,
