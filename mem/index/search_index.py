@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 3  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 4  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
@@ -30,6 +30,7 @@ UNKNOWN_KIND = 31
 REINFORCED_MAX = 16383
 
 Progress = Callable[[int, int], None]
+Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text, to skip unchanged ones
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,11 @@ def build_schema() -> Any:
     )
 
 
-def to_document(entry: Entry) -> dict[str, Any]:
+def to_document(entry: Entry, fingerprint: str) -> dict[str, Any]:
     return {
         "id": entry.id,
         "path": entry.path,
-        "digest": entry_digest(entry),
+        "digest": fingerprint,
         "agent": entry.agent,
         "category": entry.category,
         "kind": entry.kind,
@@ -119,25 +120,6 @@ def rank_key(entry: Entry) -> int:
     kind = KIND_CODES.index(entry.kind) if entry.kind in KIND_CODES else UNKNOWN_KIND
     steady = int(entry.is_open_task or entry.is_pinned)
     return (seconds << 20) | (reinforced << 6) | (kind << 1) | steady
-
-
-def entry_digest(entry: Entry) -> str:
-    """Fingerprint everything the index holds of an entry (its line number is not held)."""
-    import hashlib
-
-    material = json.dumps(
-        [
-            entry.id,
-            entry.path,
-            entry.kind,
-            entry.date.timestamp(),
-            entry.tags,
-            entry.header,
-            entry.body,
-        ],
-        ensure_ascii=False,
-    )
-    return hashlib.sha1(material.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
 def to_entry(stored: Mapping[str, Any]) -> Entry:
@@ -214,7 +196,7 @@ class SearchIndex:
 
     def rebuild(
         self,
-        entries: Iterable[Entry],
+        entries: Iterable[Indexed],
         total: int,
         stamps: Mapping[str, FileStamp],
         progress: Progress | None = None,
@@ -230,8 +212,8 @@ class SearchIndex:
             index = create_in(str(fresh), build_schema())
             writer = index.writer(limitmb=256)
             done = 0
-            for entry in entries:
-                writer.add_document(**to_document(entry))
+            for entry, fingerprint in entries:
+                writer.add_document(**to_document(entry, fingerprint))
                 done += 1
                 if progress is not None and done % 500 == 0:
                     progress(done, total)
@@ -250,7 +232,7 @@ class SearchIndex:
 
     def update(
         self,
-        batches: Mapping[str, list[Entry]],
+        batches: Mapping[str, list[Indexed]],
         stamps: Mapping[str, FileStamp],
         removed: Iterable[str] = (),
     ) -> None:
@@ -404,7 +386,7 @@ class SearchIndex:
         return ranked
 
 
-def replace_file(writer: Any, searcher: Any, path: str, entries: list[Entry]) -> None:
+def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) -> None:
     """Make the indexed documents of one file match `entries`, touching only what changed."""
     from whoosh.query import Term
 
@@ -412,13 +394,12 @@ def replace_file(writer: Any, searcher: Any, path: str, entries: list[Entry]) ->
     for docnum in searcher.docs_for_query(Term("path", path)):
         stored = searcher.stored_fields(docnum)
         indexed.setdefault((stored["id"], stored.get("digest", "")), []).append(docnum)
-    for entry in entries:
-        document = to_document(entry)
-        unchanged = indexed.get((entry.id, document["digest"]))
+    for entry, fingerprint in entries:
+        unchanged = indexed.get((entry.id, fingerprint))
         if unchanged:
             unchanged.pop()
         else:
-            writer.add_document(**document)
+            writer.add_document(**to_document(entry, fingerprint))
     for stale in indexed.values():
         for docnum in stale:
             writer.delete_document(docnum)

@@ -40,6 +40,6 @@ def edit(
     fresh_index(vault, feedback)
     ref = layout.describe(entry.path)
     assert ref is not None  # find_entry only returns entries of category files
-    entries, problems, _ = parse(vault, ref)
+    entries, problems = parse(vault, ref)
     after = next((item for item in entries if item.id == entry.id), None)
     return EditReport(entry, after, changed, problems)

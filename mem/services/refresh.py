@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from mem.errors import MemError
-from mem.index.search_index import FileStamp, SearchIndex
+from mem.index.search_index import FileStamp, Indexed, SearchIndex
 from mem.model import Entry, Problem
 from mem.services.feedback import QUIET, Feedback
 from mem.vault import entries as entry_codec
@@ -18,15 +17,33 @@ INDEX_LOCK = INDEX_DIR  # the sidecar lock that serialises index writers across 
 LARGE_REBUILD = 2000  # entries; above this a rebuild shows a progress bar
 
 
-def parse(vault: Path, ref: layout.FileRef) -> tuple[list[Entry], tuple[Problem, ...], str]:
-    """Read and parse one category file: (entries, problems, sha256 of the bytes read)."""
+def parse(vault: Path, ref: layout.FileRef) -> tuple[list[Entry], tuple[Problem, ...]]:
+    """Read and parse one category file: (entries, problems)."""
+    parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+    return parsed.entries, parsed.problems
+
+
+def indexable(vault: Path, ref: layout.FileRef) -> tuple[list[Indexed], str]:
+    """Read one category file for the index: (entries with fingerprints, sha256 of the bytes)."""
+    import hashlib
+
     data = store.read_bytes(vault, ref.path)
     parsed = entry_codec.parse_ref(data.decode("utf-8", errors="replace"), ref)
-    return parsed.entries, parsed.problems, hashlib.sha256(data).hexdigest()
+    found = [(span.entry, fingerprint(parsed.text[span.start : span.end])) for span in parsed.spans]
+    return found, hashlib.sha256(data).hexdigest()
+
+
+def fingerprint(block: str) -> str:
+    """Identify an entry's exact text, to tell changed entries from unchanged ones."""
+    import hashlib
+
+    return hashlib.md5(block.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
 def stamp_of(path: Path) -> FileStamp:
     """Describe a file's current state: size, mtime and a hash of its bytes."""
+    import hashlib  # only changed files are hashed; searches of an unchanged vault skip it
+
     info = os.stat(path)
     data = path.read_bytes()
     return FileStamp(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
@@ -85,14 +102,13 @@ def update(
 ) -> None:
     """Reindex the files whose content changed; only restamp those merely touched."""
     by_path = {ref.path: ref for ref in refs}
-    batches: dict[str, list[Entry]] = {path: [] for path in removed}
+    batches: dict[str, list[Indexed]] = {path: [] for path in removed}
     stamps: dict[str, FileStamp] = {}
     for path, stamp in changed.items():
         if path in known and known[path].sha256 == stamp.sha256:
             stamps[path] = stamp  # touched (saved unchanged, checked out again): nothing to index
             continue
-        entries, _, digest = parse(vault, by_path[path])
-        batches[path] = entries
+        batches[path], digest = indexable(vault, by_path[path])
         # If the file changed between the stat and the read, leave it marked stale for next time.
         stamps[path] = stamp if digest == stamp.sha256 else FileStamp(-1, -1, digest)
     try:
@@ -105,11 +121,11 @@ def rebuild(
     vault: Path, index: SearchIndex, refs: list[layout.FileRef], feedback: Feedback, damaged: bool
 ) -> int:
     """Build the whole index again from the markdown; return the number of entries."""
-    everything: list[Entry] = []
+    everything: list[Indexed] = []
     stamps: dict[str, FileStamp] = {}
     for ref in refs:
         stamp_before = os.stat(vault / ref.path)
-        entries, _, digest = parse(vault, ref)
+        entries, digest = indexable(vault, ref)
         everything.extend(entries)
         stamps[ref.path] = FileStamp(stamp_before.st_size, stamp_before.st_mtime_ns, digest)
     if damaged:

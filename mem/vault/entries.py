@@ -26,6 +26,7 @@ VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
 TAG = re.compile(r"(?:^|(?<=[\s(\[,;]))#(?P<tag>[\w-]*[^\W\d_][\w-]*)")
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 FENCE = re.compile(r"\s*(```|~~~)")
+FENCE_MARKS = ("```", "~~~")
 SEPARATOR = "---"
 ID_ALPHABET = string.digits + string.ascii_lowercase
 ID_RANDOM_CHARS = 6  # 36**6 ≈ 2**31 random values per second
@@ -111,6 +112,8 @@ def render_header(entry_id: str, header: tuple[tuple[str, str], ...]) -> str:
 def find_tags(heading_tags: str, body: str) -> tuple[str, ...]:
     """Collect `#tags` from the heading and the body, skipping code spans and fences."""
     found: list[str] = []
+    if "#" not in heading_tags and "#" not in body:
+        return ()  # most bodies: skip the line-by-line scan
     in_fence = False
     for line in [heading_tags, *body.splitlines()]:
         if FENCE.match(line):
@@ -229,7 +232,7 @@ def entry_end(lines: list[str], index: int) -> tuple[int, bool]:
     in_fence = False
     while index < len(lines):
         line = lines[index]
-        if FENCE.match(line):
+        if line.lstrip(" \t").startswith(FENCE_MARKS):
             in_fence = not in_fence
         elif not in_fence:
             if line.rstrip() == SEPARATOR:
