@@ -145,6 +145,7 @@ class SearchIndex:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._index: FileIndex | None = None
+        self._searcher: Any = None  # one searcher per process: opening one costs ~8 ms
 
     # --- manifest -------------------------------------------------------------------------
 
@@ -180,15 +181,30 @@ class SearchIndex:
             self._index = open_dir(str(self.folder))
         return self._index
 
+    def searcher(self) -> Any:
+        """Return this process's searcher of the index as it was when first asked."""
+        if self._searcher is None:
+            self._searcher = self.open().searcher()
+        return self._searcher
+
+    def close(self) -> None:
+        self._forget()
+
+    def _forget(self) -> None:
+        # After a write the open searcher shows the old segments: drop it and reopen later.
+        if self._searcher is not None:
+            self._searcher.close()
+        self._searcher = None
+        self._index = None
+
     def is_readable(self) -> bool:
         """Tell whether the index opens and its manifest matches this version of mem."""
         if self.manifest() is None:
             return False
         try:
-            with self.open().searcher() as searcher:
-                searcher.doc_count()
+            self.searcher().doc_count()
         except Exception:  # noqa: BLE001 - a damaged index fails in many ways; all mean "rebuild"
-            self._index = None
+            self._forget()
             return False
         return True
 
@@ -228,7 +244,7 @@ class SearchIndex:
             shutil.rmtree(old, ignore_errors=True)
         finally:
             shutil.rmtree(fresh, ignore_errors=True)
-        self._index = None
+        self._forget()
 
     def update(
         self,
@@ -256,7 +272,7 @@ class SearchIndex:
         for path in removed:
             manifest.pop(path, None)
         self._write_manifest(self.folder, manifest)
-        self._index = None
+        self._forget()
 
     def _writer(self) -> Any:
         # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
@@ -286,41 +302,41 @@ class SearchIndex:
         ]
         if not clauses:
             return []
-        with self.open().searcher() as searcher:
-            results = searcher.search(
-                Or(clauses), limit=None, filter=self._filter(filters), mask=self._mask(filters)
-            )
-            scored = [(docnum, score or 0.0) for docnum, score in results.items()]
-            scored = self._rank(searcher, scored, ranking)
-            chosen = scored if limit is None else scored[:limit]
-            return [(to_entry(searcher.stored_fields(docnum)), score) for docnum, score in chosen]
+        searcher = self.searcher()
+        results = searcher.search(
+            Or(clauses), limit=None, filter=self._filter(filters), mask=self._mask(filters)
+        )
+        scored = [(docnum, score or 0.0) for docnum, score in results.items()]
+        scored = self._rank(searcher, scored, ranking)
+        chosen = scored if limit is None else scored[:limit]
+        return [(to_entry(searcher.stored_fields(docnum)), score) for docnum, score in chosen]
 
     def browse(self, filters: Filters, limit: int | None) -> list[Entry]:
         """Return entries matching the filters alone, newest first."""
         from whoosh.query import Every
 
-        with self.open().searcher() as searcher:
-            results = searcher.search(
-                Every(),
-                limit=limit,
-                filter=self._filter(filters),
-                mask=self._mask(filters),
-                sortedby="date",
-                reverse=True,
-            )
-            return [to_entry(hit.fields()) for hit in results]
+        searcher = self.searcher()
+        results = searcher.search(
+            Every(),
+            limit=limit,
+            filter=self._filter(filters),
+            mask=self._mask(filters),
+            sortedby="date",
+            reverse=True,
+        )
+        return [to_entry(hit.fields()) for hit in results]
 
     def ids_with_prefix(self, prefix: str) -> list[Entry]:
         """Return the entries whose id starts with `prefix`."""
         from whoosh.query import Prefix
 
-        with self.open().searcher() as searcher:
-            results = searcher.search(Prefix("id", prefix), limit=None)
-            return [to_entry(hit.fields()) for hit in results]
+        searcher = self.searcher()
+        results = searcher.search(Prefix("id", prefix), limit=None)
+        return [to_entry(hit.fields()) for hit in results]
 
     def doc_count(self) -> int:
-        with self.open().searcher() as searcher:
-            return int(searcher.doc_count())
+        searcher = self.searcher()
+        return int(searcher.doc_count())
 
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
