@@ -59,3 +59,8 @@ def test_export_refuses_an_unknown_format(mem):
     result = mem("export", "--format", "xml")
     assert "unknown format 'xml'" in failed(result, 2)
     assert result.stdout == ""
+
+
+def test_export_json_flag_is_the_json_format(mem):
+    mem("add", "a fact worth exporting", "-a", "dev")
+    assert data(mem("export", "--json")) == data(mem("export", "--format", "json"))

@@ -8,7 +8,7 @@ import typer
 
 from mem.cli import render
 from mem.cli.errors import reports_errors
-from mem.cli.options import VaultOption, settings_of
+from mem.cli.options import JsonFlag, VaultOption, settings_of
 from mem.errors import InvalidInput
 from mem.services import export as export_service
 
@@ -27,11 +27,14 @@ def export(
         bool, typer.Option("--include-private", help="Also the current agent's private entries.")
     ] = False,
     vault: VaultOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Export entries read straight from the markdown.
+    """Export entries read straight from the markdown (--json is --format json).
 
     Example: mem export --format jsonl > memory.jsonl
     """
+    if as_json:
+        output_format = "json"
     if output_format not in ("jsonl", "json"):
         raise InvalidInput(f"unknown format {output_format!r}; use jsonl or json")
     settings = settings_of(ctx, vault=vault, agent=agent if include_private else None)
