@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from mem.config import Settings, check_agent
-from mem.errors import InvalidInput
+from mem.errors import EntryNotFound, InvalidInput, MemError
 from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, SHARED_FOLDER, Entry
 from mem.services.lookup import find_entry
 from mem.vault import entries as entry_codec
@@ -100,7 +100,10 @@ def write_entry(
 
     def insert(old: str) -> str:
         text = old or entry_codec.new_file_text(folder_agent, ref.category)
-        return entry_codec.insert_entry(entry_codec.parse_ref(text, ref), block)
+        before = entry_codec.parse_ref(text, ref)
+        after = entry_codec.insert_entry(before, block)
+        check_others_unchanged(before, entry_codec.parse_ref(after, ref), entry_id, ref.path)
+        return after
 
     _, new_text = store.update(vault, ref.path, insert)
     span = entry_codec.parse_ref(new_text, ref).span_of(entry_id)
@@ -118,9 +121,34 @@ def set_header(vault: Path, entry: Entry, updates: dict[str, str | None]) -> Ent
     def change(old: str) -> str:
         parsed = entry_codec.parse_ref(old, ref)
         if parsed.span_of(entry.id) is None:
-            raise InvalidInput(f"entry {entry.id} is no longer in {entry.path}")
-        return entry_codec.with_header(parsed, entry.id, updates)
+            raise EntryNotFound(f"entry {entry.id} is no longer in {entry.path}")
+        after = entry_codec.with_header(parsed, entry.id, updates)
+        check_others_unchanged(parsed, entry_codec.parse_ref(after, ref), entry.id, ref.path)
+        return after
 
     _, new_text = store.update(vault, ref.path, change)
     span = entry_codec.parse_ref(new_text, ref).span_of(entry.id)
     return span.entry if span else entry
+
+
+def check_others_unchanged(
+    before: entry_codec.ParsedFile, after: entry_codec.ParsedFile, entry_id: str, path: str
+) -> None:
+    """Refuse a write that would change, hide or reveal any entry but the one being written.
+
+    A last line of defence: if the file holds something the parser reads differently after the
+    edit (an odd fence, a stray header), stop rather than lose an entry.
+    """
+
+    def blocks(parsed: entry_codec.ParsedFile) -> list[tuple[str, str]]:
+        return [
+            (span.entry.id, parsed.text[span.start : span.end])
+            for span in parsed.spans
+            if span.entry.id != entry_id
+        ]
+
+    if blocks(before) != blocks(after) or after.span_of(entry_id) is None:
+        raise MemError(
+            f"refusing to write {path}: the edit would change other entries; "
+            "run `mem doctor` and fix the file by hand"
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,7 +46,7 @@ def doctor(
             seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))
     problems.extend(check_duplicates(vault, seen, fix, now))
     by_id = {copies[0][0].id: copies[0][0] for copies in seen.values()}
-    problems.extend(check_wrong_files(vault, by_id.values(), fix))
+    problems.extend(check_wrong_files(vault, seen, fix))
     problems.extend(check_supersedes(vault, by_id, fix))
     problems.extend(check_temp_files(vault, refs, fix))
     problems.extend(check_index(vault, feedback))
@@ -123,120 +123,125 @@ def check_duplicates(
     for entry_id, copies in seen.items():
         if len(copies) < 2:
             continue
-        first = copies[0][0]
+        first, first_block = copies[0]
         for entry, block in copies[1:]:
-            same = block.strip() == copies[0][1].strip()
+            # Only a twin in the same file is what a union merge leaves; an identical copy in
+            # another agent's file may be that agent's own memory, so it is never removed.
+            twin = block.strip() == first_block.strip() and entry.path == first.path
             problem = Problem(
                 "duplicate_id",
                 entry.path,
                 entry.line,
                 f"id {entry_id} is also used at {first.path}:{first.line}"
-                + (" (identical copy)" if same else ""),
+                + (" (identical copy)" if twin else ""),
             )
             if not fix:
                 problems.append(problem)
-            elif same:
-                remove_copy(vault, entry)
-                problems.append(fixed(problem, "removed the identical copy"))
+            elif twin:
+                done = edit_block(vault, entry.path, entry_id, block, lambda _: "", last=True)
+                problems.append(fixed(problem, "removed the identical copy") if done else problem)
             else:
                 new_id = entry_codec.new_entry_id(now or datetime.now(UTC))
-                rename_entry(vault, entry, new_id)
-                problems.append(fixed(problem, f"gave the second entry the new id {new_id}"))
+                done = edit_block(vault, entry.path, entry_id, block, renamer(entry_id, new_id))
+                problems.append(
+                    fixed(problem, f"gave the second entry the new id {new_id}")
+                    if done
+                    else problem
+                )
     return problems
 
 
-def remove_copy(vault: Path, entry: Entry) -> None:
-    """Remove the last block with this id at this line from its file (a union-merge twin)."""
-    ref = layout.describe(entry.path)
-    assert ref is not None
+def renamer(old_id: str, new_id: str) -> Callable[[str], str]:
+    """Return an edit that changes the id in a block's header line."""
 
-    def drop(old: str) -> str:
+    def rename(block: str) -> str:
+        return block.replace(f"id:{old_id}", f"id:{new_id}", 1)
+
+    return rename
+
+
+def edit_block(
+    vault: Path,
+    path: str,
+    entry_id: str,
+    block: str,
+    change: Callable[[str], str],
+    last: bool = False,
+) -> bool:
+    """Under the file's lock, find the entry with this id and exactly this text, and replace
+    its block with `change(block)` ("" removes it). Returns False when it is not there.
+
+    Matching the text, not a line number, keeps a fix from hitting the wrong entry after an
+    earlier fix or a person's edit moved things around.
+    """
+    ref = layout.describe(path)
+    if ref is None:
+        return False
+    done = False
+
+    def apply(old: str) -> str:
+        nonlocal done
         parsed = entry_codec.parse_ref(old, ref)
-        target = next(
-            (
-                span
-                for span in parsed.spans
-                if span.entry.id == entry.id and span.entry.line == entry.line
-            ),
-            None,
-        )
-        if target is None:
+        matches = [
+            span
+            for span in parsed.spans
+            if span.entry.id == entry_id and old[span.start : span.end] == block
+        ]
+        if not matches:
             return old
-        return entry_codec.without_entry(parsed, target)
+        span = matches[-1] if last else matches[0]
+        done = True
+        replacement = change(block)
+        if replacement == "":
+            return entry_codec.without_entry(parsed, span)
+        return old[: span.start] + replacement + old[span.end :]
 
-    store.update(vault, entry.path, drop)
-
-
-def rename_entry(vault: Path, entry: Entry, new_id: str) -> None:
-    ref = layout.describe(entry.path)
-    assert ref is not None
-
-    def rename(old: str) -> str:
-        parsed = entry_codec.parse_ref(old, ref)
-        target = next(
-            (
-                span
-                for span in parsed.spans
-                if span.entry.id == entry.id and span.entry.line == entry.line
-            ),
-            None,
-        )
-        if target is None:
-            return old
-        line = entry_codec.render_header(new_id, target.entry.header) + "\n"
-        return old[: target.start] + line + old[target.header_end :]
-
-    store.update(vault, entry.path, rename)
+    store.update(vault, path, apply)
+    return done
 
 
-def check_wrong_files(vault: Path, entries: Iterable[Entry], fix: bool) -> list[Problem]:
+def check_wrong_files(
+    vault: Path, seen: dict[str, list[tuple[Entry, str]]], fix: bool
+) -> list[Problem]:
     problems = []
-    for entry in entries:
-        if entry.kind in KINDS_BY_CATEGORY.get(entry.category, ()):
-            continue
-        home = CATEGORY_OF_KIND.get(entry.kind)
-        problem = Problem(
-            "wrong_file",
-            entry.path,
-            entry.line,
-            f"entry {entry.id} of kind {entry.kind} is in {entry.category}"
-            + (f"; it belongs in {home}" if home else "; the kind is unknown"),
-        )
-        if fix and home:
-            move_entry(vault, entry, home)
-            problems.append(fixed(problem, f"moved it to {home}"))
-        else:
-            problems.append(problem)
+    for copies in seen.values():
+        for entry, block in copies:
+            if entry.kind in KINDS_BY_CATEGORY.get(entry.category, ()):
+                continue
+            home = CATEGORY_OF_KIND.get(entry.kind)
+            problem = Problem(
+                "wrong_file",
+                entry.path,
+                entry.line,
+                f"entry {entry.id} of kind {entry.kind} is in {entry.category}"
+                + (f"; it belongs in {home}" if home else "; the kind is unknown"),
+            )
+            # A duplicated id is ambiguous to move: fix the duplicate first, on a later run.
+            if fix and home and len(copies) == 1 and move_entry(vault, entry, block, home):
+                problems.append(fixed(problem, f"moved it to {home}"))
+            else:
+                problems.append(problem)
     return problems
 
 
-def move_entry(vault: Path, entry: Entry, category: str) -> None:
+def move_entry(vault: Path, entry: Entry, block: str, category: str) -> bool:
     """Move an entry block, byte for byte, to another category file of the same folder."""
     source = layout.describe(entry.path)
-    assert source is not None
+    if source is None:
+        return False
     target = layout.file_ref(entry.agent, category, source.scope, source.archived)
-    block = store.read_text(vault, entry.path)
-    span = entry_codec.parse_ref(block, source).span_of(entry.id)
-    if span is None:
-        return
-    text = block[span.start : span.end].rstrip("\n") + "\n\n"
+    moved = block.rstrip("\n") + "\n\n"
 
     def insert(old: str) -> str:
         current = old or entry_codec.new_file_text(entry.agent, category)
         parsed = entry_codec.parse_ref(current, target)
-        if parsed.span_of(entry.id) is not None:
-            return current  # already moved by an earlier, interrupted run
-        return entry_codec.insert_entry(parsed, text)
+        if any(current[span.start : span.end] == block for span in parsed.spans):
+            return current  # already there: an earlier run stopped between its two steps
+        return entry_codec.insert_entry(parsed, moved)
 
     # Insert first, then remove: a crash in between leaves a duplicate, never a loss.
     store.update(vault, target.path, insert)
-
-    def remove(old: str) -> str:
-        parsed = entry_codec.parse_ref(old, source)
-        current_span = parsed.span_of(entry.id)
-        return entry_codec.without_entry(parsed, current_span) if current_span else old
-
-    store.update(vault, entry.path, remove)
+    return edit_block(vault, entry.path, entry.id, block, lambda _: "")
 
 
 def check_supersedes(vault: Path, by_id: dict[str, Entry], fix: bool) -> list[Problem]:

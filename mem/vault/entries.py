@@ -25,7 +25,6 @@ VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
 # A tag needs a letter, and starts a word: `#123` is an issue, `# Heading` a heading, `a#b` neither.
 TAG = re.compile(r"(?:^|(?<=[\s(\[,;]))#(?P<tag>[\w-]*[^\W\d_][\w-]*)")
 CODE_SPAN = re.compile(r"`[^`\n]*`")
-FENCE = re.compile(r"\s*(```|~~~)")
 FENCE_MARKS = ("```", "~~~")
 SEPARATOR = "---"
 ID_ALPHABET = string.digits + string.ascii_lowercase
@@ -96,17 +95,26 @@ def parse_header(rest: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+def render_pair(key: str, value: str) -> str:
+    """Write one `key:value` of a header, quoting and defusing what needs it."""
+    value = " ".join(value.splitlines())  # a header is one line
+    while "-->" in value or "--!>" in value:  # either would end the comment early
+        value = value.replace("-->", "- ->").replace("--!>", "- -!>")
+    if value == "" or any(ch.isspace() or ch in '"\\' for ch in value):
+        value = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{key}:{value}"
+
+
 def render_header(entry_id: str, header: tuple[tuple[str, str], ...]) -> str:
     """Write a header comment line (without its newline)."""
-    parts = [f"id:{entry_id}"]
-    for key, value in header:
-        value = " ".join(value.splitlines())  # a header is one line
-        while "-->" in value or "--!>" in value:  # either would end the comment early
-            value = value.replace("-->", "- ->").replace("--!>", "- -!>")
-        if value == "" or any(ch.isspace() or ch in '"\\' for ch in value):
-            value = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        parts.append(f"{key}:{value}")
+    parts = [f"id:{entry_id}", *(render_pair(key, value) for key, value in header)]
     return f"<!-- {' '.join(parts)} -->"
+
+
+def fence_mark(line: str) -> str | None:
+    """Return the fence a line opens or closes (``` or ~~~), or None: the one test used everywhere."""
+    stripped = line.lstrip(" \t")
+    return stripped[:3] if stripped.startswith(FENCE_MARKS) else None
 
 
 def find_tags(heading_tags: str, body: str) -> tuple[str, ...]:
@@ -116,7 +124,7 @@ def find_tags(heading_tags: str, body: str) -> tuple[str, ...]:
         return ()  # most bodies: skip the line-by-line scan
     in_fence = False
     for line in [heading_tags, *body.splitlines()]:
-        if FENCE.match(line):
+        if fence_mark(line):
             in_fence = not in_fence
             continue
         if in_fence:
@@ -155,7 +163,7 @@ def parse_file(
             index += 1
             continue
         start = index
-        stop, closed = entry_end(lines, start + 1)
+        stop, closed, open_fence = entry_end(lines, start + 1)
         entry_id = header.group("id")
         heading_at = next((k for k in range(start + 1, stop) if lines[k].strip()), None)
         heading = HEADING.fullmatch(lines[heading_at].rstrip("\r\n")) if heading_at else None
@@ -163,7 +171,7 @@ def parse_file(
         if heading:
             try:
                 date = parse_date(heading.group("date"))
-            except ValueError:
+            except (ValueError, OverflowError):
                 date = None
         if not VALID_ID.fullmatch(entry_id):
             problems.append(
@@ -184,6 +192,15 @@ def parse_file(
                 )
             )
         else:
+            if open_fence:
+                problems.append(
+                    Problem(
+                        "unclosed_fence",
+                        path,
+                        start + 1,
+                        f"entry {entry_id} opens a code fence (```) it never closes",
+                    )
+                )
             if not closed:
                 problems.append(
                     Problem(
@@ -218,29 +235,40 @@ def parse_file(
 
 
 def frontmatter_end(lines: list[str]) -> int:
-    """Return the index of the first line after a leading YAML frontmatter block."""
-    if not lines or lines[0].rstrip() != "---":
+    """Return the index of the first line after a leading YAML frontmatter block (0: none).
+
+    The block must close before the first entry header, or an entry's own `---` would be
+    taken for the end of the frontmatter and the entry lost.
+    """
+    if not lines or lines[0].lstrip("\ufeff").rstrip() != "---":
         return 0
     for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
+        line = lines[index]
+        if line.startswith("<") and HEADER.fullmatch(line.rstrip("\r\n")):
+            return 0
+        if line.rstrip() in ("---", "..."):
             return index + 1
     return 0
 
 
-def entry_end(lines: list[str], index: int) -> tuple[int, bool]:
-    """Return (line of the closing `---`, True), or (line where the next entry starts, False)."""
+def entry_end(lines: list[str], index: int) -> tuple[int, bool, bool]:
+    """Find where an entry stops: (line index, ended by `---`, a code fence was left open).
+
+    A `---` inside a code fence does not end an entry, but a header line always starts the
+    next one: `mem` escapes header-like lines in bodies, so an unclosed fence cannot swallow
+    the entries after it.
+    """
     in_fence = False
     while index < len(lines):
         line = lines[index]
-        if line.lstrip(" \t").startswith(FENCE_MARKS):
+        if line.startswith("<") and HEADER.fullmatch(line.rstrip("\r\n")):
+            return index, False, in_fence
+        if fence_mark(line):
             in_fence = not in_fence
-        elif not in_fence:
-            if line.rstrip() == SEPARATOR:
-                return index, True
-            if line.startswith("<") and HEADER.fullmatch(line.rstrip("\r\n")):
-                return index, False
+        elif not in_fence and line.rstrip() == SEPARATOR:
+            return index, True, False
         index += 1
-    return index, False
+    return index, False, in_fence
 
 
 def read_frontmatter(text: str) -> dict[str, Any]:
@@ -264,9 +292,9 @@ def clean_body(body: str) -> str:
     lines = []
     fence: str | None = None  # a fence left open would swallow the closing `---` line
     for line in body.strip("\n").rstrip().splitlines():
-        opening = FENCE.match(line)
-        if opening:
-            fence = None if fence else opening.group(1)
+        mark = fence_mark(line)
+        if mark:
+            fence = None if fence else mark
         if line.rstrip() == SEPARATOR:
             line = "* * *"  # the same horizontal rule in markdown, without ending the entry
         elif HEADER_START.match(line):
@@ -305,26 +333,46 @@ def insert_entry(parsed: ParsedFile, block: str) -> str:
 
 
 def with_header(parsed: ParsedFile, entry_id: str, updates: dict[str, str | None]) -> str:
-    """Return the file text with one entry's header keys set (None removes a key)."""
+    """Return the file text with one entry's header keys set (None removes a key).
+
+    Only the pairs that change are touched; any other text a person wrote in the header stays.
+    """
     span = parsed.span_of(entry_id)
     if span is None:
         raise KeyError(entry_id)
-    pairs = list(span.entry.header)
+    line = parsed.text[span.start : span.header_end]
+    header = HEADER.match(line)
+    if header is None:  # a parsed span always starts with a header line
+        raise KeyError(entry_id)
+    rest_start = header.start("rest")
+    found = {
+        match.group("key"): (rest_start + match.start(), rest_start + match.end())
+        for match in reversed(list(HEADER_PAIR.finditer(header.group("rest"))))
+    }  # reversed: the first occurrence of a key wins, as in parse_header
+    current = dict(span.entry.header)
+    edits: list[tuple[int, int, str]] = []
+    appended: list[str] = []
     for key, value in updates.items():
-        position = next((k for k, (name, _) in enumerate(pairs) if name == key), None)
         if value is None:
-            if position is not None:
-                del pairs[position]
-        elif position is None:
-            pairs.append((key, value))
-        else:
-            pairs[position] = (key, value)
-    if tuple(pairs) == span.entry.header:
+            if key in found:
+                start, end = found[key]
+                while start > 0 and line[start - 1] in " \t":
+                    start -= 1
+                edits.append((start, end, ""))
+        elif key not in found:
+            appended.append(render_pair(key, value))
+        elif current.get(key) != value:
+            edits.append((*found[key], render_pair(key, value)))
+    if appended:
+        close = header.end("rest")
+        while close > rest_start and line[close - 1] in " \t":
+            close -= 1
+        edits.append((close, close, "".join(" " + pair for pair in appended)))
+    if not edits:
         return parsed.text
-    old_line = parsed.text[span.start : span.header_end]
-    ending = old_line[len(old_line.rstrip("\r\n")) :]
-    new_line = render_header(entry_id, tuple(pairs)) + ending
-    return parsed.text[: span.start] + new_line + parsed.text[span.header_end :]
+    for start, end, replacement in sorted(edits, reverse=True):
+        line = line[:start] + replacement + line[end:]
+    return parsed.text[: span.start] + line + parsed.text[span.header_end :]
 
 
 def with_entry_text(parsed: ParsedFile, entry_id: str, new_text: str) -> str:

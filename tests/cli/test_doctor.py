@@ -159,3 +159,37 @@ def test_doctor_fix_restores_a_missing_superseded_by_link(mem, vault):
     assert ("supersedes", "dev/decisions.md", 13, False) in problems(mem("doctor", "--json"))
     ok(mem("doctor", "--fix"))
     assert "<!-- id:older superseded-by:newer -->" in (vault / "dev/decisions.md").read_text()
+
+
+def every_body(vault):
+    return sorted(
+        line
+        for path in vault.rglob("*.md")
+        if ".mem" not in path.parts and path.name not in ("README.md", "_project.md")
+        for line in path.read_text().splitlines()
+        if line.startswith("BODY-")
+    )
+
+
+def test_doctor_fix_loses_nothing_when_a_duplicate_id_is_also_in_the_wrong_file(mem, vault):
+    write_category_file(
+        vault,
+        "dev/decisions.md",
+        "dev",
+        "decisions",
+        entry_block("x1", "2026-11-01T10:00Z", "BODY-AAA", kind="fact"),
+    )
+    # No frontmatter: fixing it shifts every line of the file before the other fixes run.
+    (vault / "dev" / "facts.md").write_text(entry_block("x1", "2026-11-02T10:00Z", "BODY-BBB"))
+    for _ in range(3):
+        mem("doctor", "--fix")
+    assert every_body(vault) == ["BODY-AAA", "BODY-BBB"]
+    assert data(mem("doctor", "--json"))["healthy"] is True
+
+
+def test_doctor_fix_keeps_an_identical_copy_in_another_agents_file(mem, vault):
+    block = entry_block("same1", "2026-11-01T10:00Z", "BODY-SHARED-TEXT")
+    write_category_file(vault, "alice/facts.md", "alice", "facts", block)
+    write_category_file(vault, "bob/facts.md", "bob", "facts", block)
+    mem("doctor", "--fix")
+    assert every_body(vault) == ["BODY-SHARED-TEXT", "BODY-SHARED-TEXT"]

@@ -219,8 +219,8 @@ def test_missing_separator_at_end_of_file_is_reported_and_the_entry_loads():
     assert [p.code for p in parsed.problems] == ["missing_separator"]
 
 
-def test_separator_and_header_inside_a_fence_do_not_end_the_entry():
-    body = "Example:\n\n```\n---\n<!-- id:fake -->\n## 2026-01-01\n```\n\nDone."
+def test_separator_inside_a_fence_does_not_end_the_entry():
+    body = "Example:\n\n```\n---\n## 2026-01-01\n```\n\nDone."
     text = one_entry_file(body) + entry_text("e2", "## 2026-01-01T00:00Z", "Next.")
 
     parsed = parse(text)
@@ -457,3 +457,15 @@ def test_new_entry_ids_carry_at_least_30_random_bits():
     assert len(ids) == 500  # same second, no collisions
     used = {char for entry_id in ids for char in entry_id.rsplit("-", 1)[1]}
     assert len(used) == 36  # every base36 character shows up: the suffix is not a counter
+
+
+def test_an_unclosed_fence_does_not_swallow_the_entries_after_it():
+    # A header line always starts the next entry, so a fence left open hides nothing.
+    text = one_entry_file("Broken:\n\n```python\nprint(1)\n---\n") + entry_text(
+        "e2", "## 2026-01-01T00:00Z", "Next."
+    )
+
+    parsed = parse(text)
+
+    assert [entry.id for entry in parsed.entries] == ["e1", "e2"]
+    assert "unclosed_fence" in [p.code for p in parsed.problems]
