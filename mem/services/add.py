@@ -40,6 +40,12 @@ def add(
         raise InvalidInput("nothing to add: the text is empty")
     tags = check_tags(tags)
     older = find_entry(settings, supersedes) if supersedes else None
+    if older is not None and scope == "private" and older.scope != "private":
+        # The old entry would vanish for everyone while its replacement stays hidden.
+        raise InvalidInput(
+            f"a private entry cannot supersede {older.scope} entry {older.id}; "
+            "add the replacement with --scope agent or shared"
+        )
     moment = now or datetime.now(UTC)
     entry_id = entry_codec.new_entry_id(moment)
     pairs: list[tuple[str, str]] = [("kind", kind)]

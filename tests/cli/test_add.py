@@ -132,3 +132,13 @@ def test_add_supersedes_an_unknown_id_fails_and_writes_nothing(mem, vault):
     assert result.exit_code == 1
     assert result.stderr.startswith("mem: no entry with id nosuchid")
     assert (vault / "dev" / "facts.md").read_text() == before
+
+
+def test_a_private_entry_cannot_supersede_a_public_one(mem, vault):
+    public = mem("add", "Staging runs on eu-west", "-a", "alice").stdout.strip()
+    before = (vault / "alice" / "facts.md").read_bytes()
+    result = mem(
+        "add", "Staging runs on ap-south", "--scope", "private", "--supersedes", public, "-a", "bob"
+    )
+    assert result.exit_code == 2 and "cannot supersede" in result.stderr
+    assert (vault / "alice" / "facts.md").read_bytes() == before

@@ -44,8 +44,13 @@ def test_export_includes_only_the_current_agents_private_entries_when_asked(mem)
     dev_private = next(e for e in as_dev["entries"] if e["id"] == ids["dev-private"])
     assert dev_private["scope"] == "private"
 
-    only_qa = data(mem("export", "-f", "json", "--include-private", "--agent", "qa"))
+    only_qa = data(
+        mem("export", "-f", "json", "--include-private", "--agent", "qa", env={"MEM_AGENT": "qa"})
+    )
     assert {e["id"] for e in only_qa["entries"]} == {ids["qa"], ids["qa-private"]}
+    # Filtering by another agent never reveals its private entries.
+    as_main = data(mem("export", "-f", "json", "--include-private", "--agent", "qa"))
+    assert {e["id"] for e in as_main["entries"]} == {ids["qa"]}
     without = data(mem("export", "-f", "json", "--agent", "qa"))
     assert {e["id"] for e in without["entries"]} == {ids["qa"]}
 

@@ -181,6 +181,8 @@ def test_private_entries_are_found_only_by_their_own_agent(mem):
     assert set(hit_ids(mem("--agent", "dev", *query))) == {private, public}
     hit = next(h for h in data(mem("-a", "dev", *query))["hits"] if h["id"] == private)
     assert hit["scope"] == "private" and hit["agent"] == "dev"
+    # The command's --agent is a filter, not an identity: it shows nobody else's private entries.
+    assert hit_ids(mem(*query, "--agent", "dev", env={"MEM_AGENT": "qa"})) == []
 
 
 def test_search_notices_files_edited_behind_its_back(mem, vault):

@@ -37,6 +37,6 @@ def export(
         output_format = "json"
     if output_format not in ("jsonl", "json"):
         raise InvalidInput(f"unknown format {output_format!r}; use jsonl or json")
-    settings = settings_of(ctx, vault=vault, agent=agent if include_private else None)
+    settings = settings_of(ctx, vault=vault)  # who asks: private entries are only their own
     entries = export_service.export(settings, agent=agent, include_private=include_private)
     render.exported(entries, output_format)

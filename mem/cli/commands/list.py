@@ -48,7 +48,5 @@ def list_(
         open_tasks_only=open_tasks,
         limit=limit,
     )
-    entries = search_service.list_entries(
-        settings_of(ctx, vault=vault, agent=agent), query, for_people()
-    )
+    entries = search_service.list_entries(settings_of(ctx, vault=vault), query, for_people())
     render.entries_listed(entries, as_json)

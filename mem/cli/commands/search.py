@@ -69,7 +69,5 @@ def search(
         limit=limit,
         decay=not no_decay,
     )
-    hits = search_service.search(
-        settings_of(ctx, vault=vault, agent=agent), request, feedback=for_people()
-    )
+    hits = search_service.search(settings_of(ctx, vault=vault), request, feedback=for_people())
     render.search_hits(hits, as_json)
