@@ -135,15 +135,18 @@ def read_config(vault: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise MemError(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
     except OSError as exc:
         raise MemError(f"cannot read {path} ({exc.strerror}); check its permissions") from exc
 
 
+RESERVED_AGENT_NAMES = frozenset({"archive"})  # a folder name with a meaning of its own
+
+
 def is_valid_agent(name: str) -> bool:
     """Tell whether `name` may name an agent folder (reserved `_`/`.` names are not)."""
-    return AGENT_NAME.fullmatch(name) is not None
+    return AGENT_NAME.fullmatch(name) is not None and name not in RESERVED_AGENT_NAMES
 
 
 def check_agent(name: str) -> str:
@@ -152,6 +155,6 @@ def check_agent(name: str) -> str:
         shown = name if name else "(empty)"
         raise InvalidAgent(
             f"invalid agent name {shown!r}; use lowercase letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
+            "starting with a letter or digit (not 'archive')"
         )
     return name

@@ -78,7 +78,7 @@ class Entry:
     @property
     def reinforced(self) -> int:
         value = self.get("reinforced", "0")
-        return int(value) if value.isdigit() else 0
+        return int(value) if value.isascii() and value.isdigit() else 0
 
     @property
     def is_superseded(self) -> bool:

@@ -9,10 +9,15 @@ from mem.errors import InvalidInput
 MAX_STDIN_BYTES = 1 << 20  # one entry's worth; `mem commit` streams larger input
 
 
+def clean_text(text: str) -> str:
+    """Replace bytes that were not UTF-8 on the command line (Python keeps them as surrogates)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def text_or_stdin(text: str) -> str:
     """Return `text`, or stdin when it is `-` (bounded; undecodable bytes replaced)."""
     if text != "-":
-        return text
+        return clean_text(text)
     data = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
     if len(data) > MAX_STDIN_BYTES:
         raise InvalidInput(

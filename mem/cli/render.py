@@ -1,4 +1,4 @@
-"""Results → text for people or JSON for machines (Rich is imported only for a terminal)."""
+"""Results → text for people or JSON for machines (Rich is imported only where it draws)."""
 
 from __future__ import annotations
 
@@ -248,6 +248,7 @@ def stats_report(stats: Stats, as_json: bool) -> None:
         )
         return
     from rich.table import Table
+    from rich.text import Text
 
     terminal = console()
     for title, counts in (
@@ -262,7 +263,7 @@ def stats_report(stats: Stats, as_json: bool) -> None:
         table.add_column("")
         top = max(counts.values(), default=0) or 1
         for name, count in counts.items():
-            table.add_row(name, str(count), "█" * round(24 * count / top))
+            table.add_row(Text(name), str(count), "█" * round(24 * count / top))
         terminal.print(table)
         terminal.print()
     terminal.print(

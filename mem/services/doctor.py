@@ -49,6 +49,10 @@ def doctor(
     problems.extend(check_wrong_files(vault, seen, fix))
     problems.extend(check_supersedes(vault, by_id, fix))
     problems.extend(check_temp_files(vault, refs, fix))
+    problems.extend(
+        Problem("unsafe_path", path, 0, "a symlink leading out of the vault; mem ignores it")
+        for path in layout.links_outside(vault)
+    )
     problems.extend(check_index(vault, feedback))
     return DoctorReport(tuple(problems), len(refs), entry_count)
 

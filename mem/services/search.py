@@ -132,12 +132,12 @@ def parse_since(text: str, now: datetime | None = None) -> datetime:
 
     now = now or datetime.now(UTC)
     ago = SINCE_AGO.fullmatch(text.strip())
-    if ago:
-        days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30}[ago.group("unit")]
-        return now - timedelta(days=int(ago.group("count")) * days)
     try:
+        if ago:
+            days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30}[ago.group("unit")]
+            return now - timedelta(days=int(ago.group("count")) * days)
         return parse_date(text)
-    except ValueError:
+    except (ValueError, OverflowError):
         raise InvalidInput(
             f"cannot read --since {text!r}; give a date (2026-11-01) or an age (12h, 7d, 2w, 3m)"
         ) from None

@@ -66,37 +66,64 @@ def describe(path: str) -> FileRef | None:
 
 
 def category_files(vault: Path) -> list[FileRef]:
-    """List the category files that exist in the vault, in a stable order."""
+    """List the category files that exist in the vault, in a stable order.
+
+    Anything that is not a regular file, or a symlink leading out of the vault, is left out
+    (`links_outside` names those for `mem doctor`).
+    """
     found: list[FileRef] = []
     for folder in agent_folders(vault):
         for sub in (folder, f"{folder}/{ARCHIVE_DIR}"):
-            try:
-                names = sorted(os.listdir(vault / sub))
-            except OSError:
-                continue  # no archive yet, or not a folder
-            for name in names:
+            for name, item in sorted_items(vault / sub):
                 ref = describe(f"{sub}/{name}")
-                if ref is not None:
-                    found.append(ref)
+                if ref is None or not item.is_file():
+                    continue
+                if item.is_symlink() and not is_inside(vault, ref.path):
+                    continue
+                found.append(ref)
     return found
+
+
+def sorted_items(folder: Path) -> list[tuple[str, os.DirEntry[str]]]:
+    try:
+        with os.scandir(folder) as items:
+            return sorted((item.name, item) for item in items)
+    except OSError:
+        return []  # no archive yet, or not a folder
 
 
 def agent_folders(vault: Path) -> list[str]:
     """List vault-relative folders that may hold category files (agents, shared, private)."""
     folders: list[str] = []
-    try:
-        names = sorted(os.listdir(vault))
-    except OSError:
-        return folders
-    for name in names:
-        if (name == SHARED_FOLDER or is_valid_agent(name)) and (vault / name).is_dir():
+    for name, item in sorted_items(vault):
+        if (name == SHARED_FOLDER or is_valid_agent(name)) and item.is_dir():
             folders.append(name)
-    private = vault / PRIVATE_DIR
-    if private.is_dir():
-        for name in sorted(os.listdir(private)):
-            if is_valid_agent(name) and (private / name).is_dir():
-                folders.append(f"{PRIVATE_DIR}/{name}")
-    return folders
+    for name, item in sorted_items(vault / PRIVATE_DIR):
+        if is_valid_agent(name) and item.is_dir():
+            folders.append(f"{PRIVATE_DIR}/{name}")
+    return [folder for folder in folders if is_inside(vault, folder)]
+
+
+def links_outside(vault: Path) -> list[str]:
+    """Name the agent folders and category files that are symlinks leading out of the vault."""
+    outside: list[str] = []
+    for name, item in sorted_items(vault):
+        if (name == SHARED_FOLDER or is_valid_agent(name)) and item.is_dir():
+            if not is_inside(vault, name):
+                outside.append(name)
+                continue
+            for sub in (name, f"{name}/{ARCHIVE_DIR}"):
+                for file_name, file_item in sorted_items(vault / sub):
+                    relative = f"{sub}/{file_name}"
+                    if file_item.is_symlink() and not is_inside(vault, relative):
+                        outside.append(relative)
+    return outside
+
+
+def is_inside(vault: Path, relative: str) -> bool:
+    root = vault.resolve()
+    target = (root / relative).resolve()
+    return target == root or root in target.parents
 
 
 def agents(vault: Path) -> list[str]:
@@ -106,13 +133,12 @@ def agents(vault: Path) -> list[str]:
 
 def inside(vault: Path, relative: str) -> Path:
     """Return the absolute path of a vault-relative path, refusing anything that leads out."""
-    root = vault.resolve()
-    target = (root / relative).resolve()
-    if target != root and root not in target.parents:
+    if not is_inside(vault, relative):
         raise UnsafePath(
-            f"{relative} leads outside the vault (a symlink?); mem never writes outside {root}"
+            f"{relative} leads outside the vault (a symlink?); mem never reads or writes "
+            f"outside {vault.resolve()}"
         )
-    return root / relative
+    return vault.resolve() / relative
 
 
 def project_root(start: Path) -> Path:

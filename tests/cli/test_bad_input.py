@@ -216,3 +216,43 @@ def test_a_category_file_symlinked_out_of_the_vault_is_never_written(mem, vault,
     )
     assert "outside the vault" in message
     assert outside.read_text() == "not yours\n"
+
+
+def test_odd_input_gets_a_one_line_error_or_is_read_safely(mem, vault):
+    # Each of these once ended in a traceback.
+    (vault / "dev").mkdir(exist_ok=True)
+    (vault / "dev" / "facts.md").write_text(
+        "---\nagent: dev\ncategory: facts\n---\n\n"
+        "<!-- id:sup1 reinforced:\u00b2 -->\n## 2026-01-01T00:00Z\n\nsuperscript two\n\n---\n\n"
+        "<!-- id:old1 -->\n## 0001-01-01T00:00+01:00\n\ntoo early\n\n---\n\n"
+    )
+    (vault / "bob").mkdir()
+    (vault / "bob" / "lessons.md").mkdir()  # a folder where a file should be
+    searched = mem("search", "superscript", "--json")
+    assert searched.exit_code == 0, searched.stderr
+    assert [hit["reinforced"] for hit in data(searched)["hits"]] == [0]
+    for args in (
+        ("search", "x", "--since", "9999999999d"),
+        ("search", "x", "--since", "0001-01-01T00:00+05:00"),
+    ):
+        result = mem(*args)
+        assert result.exit_code == 2 and "Traceback" not in result.stderr
+    result = mem("stats")
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+
+
+def test_text_that_is_not_utf8_on_the_command_line_is_stored_with_a_replacement(mem, vault):
+    result = mem("add", "caf\udce9 au lait", "-a", "dev")
+    assert result.exit_code == 0, result.stderr
+    assert "caf\ufffd au lait" in (vault / "dev" / "facts.md").read_text()
+
+
+def test_a_broken_editor_variable_is_one_line(mem, vault):
+    entry = mem("add", "edit me please", "-a", "dev").stdout.strip()
+    result = mem("edit", entry, env={"EDITOR": 'vim "'})
+    assert result.exit_code == 1 and "EDITOR" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_archive_is_not_an_agent_name(mem):
+    result = mem("add", "an archived thought", "-a", "archive")
+    assert result.exit_code == 2 and "archive" in result.stderr

@@ -52,7 +52,10 @@ def edit(
     settings = settings_of(ctx, vault=vault, agent=agent)
 
     def open_editor(path: Path, line: int) -> int:
-        command = shlex.split(settings.editor) or ["vi"]
+        try:
+            command = shlex.split(settings.editor) or ["vi"]
+        except ValueError as exc:
+            raise EditorFailed(f"cannot read $EDITOR {settings.editor!r} ({exc}); fix it") from exc
         name = Path(command[0]).name
         if name in PLUS_LINE_EDITORS:
             command += [f"+{line}", str(path)]

@@ -8,6 +8,7 @@ import typer
 
 from mem.cli import render
 from mem.cli.errors import reports_errors
+from mem.cli.input import clean_text
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
 from mem.services import forget as forget_service
 
@@ -25,5 +26,7 @@ def forget(
 
     Example: mem forget 20261122-2304 --reason "we moved to argon2"
     """
-    entry = forget_service.forget(settings_of(ctx, vault=vault, agent=agent), entry_id, reason)
+    entry = forget_service.forget(
+        settings_of(ctx, vault=vault, agent=agent), entry_id, clean_text(reason)
+    )
     render.forgotten(entry, as_json)
