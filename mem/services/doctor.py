@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from mem.config import Settings
+from mem.errors import MemError
 from mem.index.search_index import SearchIndex
 from mem.model import (
     CATEGORY_OF_KIND,
@@ -37,6 +38,12 @@ def doctor(
     seen: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
     entry_count = 0
     for ref in refs:
+        try:
+            store.read_strict(vault, ref.path)
+        except MemError as exc:
+            # Not repairable safely: which encoding was meant is the person's call.
+            problems.append(Problem("encoding", ref.path, 0, str(exc)))
+            continue
         parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
         entry_count += len(parsed.spans)
         problems.extend(check_separators(vault, ref, parsed, fix))
@@ -305,9 +312,12 @@ def check_index(vault: Path, feedback: Feedback) -> list[Problem]:
     refs = layout.category_files(vault)
     pending = changed_files(vault, index, refs)
     if pending is None or not index.is_readable():
-        problem = Problem("stale_index", INDEX_DIR, 0, "the index was missing or unreadable")
+        existed = index.folder.exists()
         with store.locked(vault, INDEX_DIR):
             rebuild(vault, index, refs, feedback, damaged=False)
+        if not existed:
+            return []  # never built yet (a fresh clone): nothing was wrong
+        problem = Problem("stale_index", INDEX_DIR, 0, "the index was unreadable")
         return [fixed(problem, "rebuilt it")]
     changed, removed = pending
     if not changed and not removed:

@@ -31,6 +31,21 @@ def read_text(vault: Path, relative: str) -> str:
     return read_bytes(vault, relative).decode("utf-8", errors="replace")
 
 
+def read_strict(vault: Path, relative: str) -> str:
+    """Return a file's text for rewriting; refuse bytes that are not UTF-8.
+
+    Replacing them would silently change what a person wrote elsewhere in the file.
+    """
+    data = read_bytes(vault, relative)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise MemError(
+            f"{relative} is not UTF-8 (line {line}); re-save it as UTF-8 before mem writes to it"
+        ) from None
+
+
 def explain_os_error(exc: OSError, what: str) -> MemError:
     """Turn an OS error from a write into a one-line message."""
     if exc.errno in READ_ONLY_ERRNOS:
@@ -105,7 +120,7 @@ def update(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[st
     Returns (old text, new text).
     """
     with locked(vault, relative):
-        old = read_text(vault, relative)
+        old = read_strict(vault, relative)
         new = change(old)
         if new != old:
             write_atomic(vault, relative, new)

@@ -325,3 +325,18 @@ def test_index_rebuilt_from_a_vault_without_entries_searches_to_nothing(vault, r
     shutil.rmtree(vault / INDEX)
 
     assert found_ids(run_mem, vault, "briefly") == []
+
+
+def test_a_file_that_is_not_utf8_is_never_rewritten_and_doctor_names_it(vault, run_mem):
+    mem_add(run_mem, vault, "First entry in the file")
+    path = vault / "dev" / "decisions.md"
+    path.write_bytes(path.read_bytes() + "Caf\u00e9 in Latin-1\n".encode("latin-1"))
+    before = path.read_bytes()
+
+    added = run_mem("--vault", str(vault), "add", "Second entry", "-c", "decisions", "-a", "dev")
+
+    assert added.exit_code == 1
+    assert_one_line_error(added.stderr, "not UTF-8")
+    assert path.read_bytes() == before
+    doctor = run_mem("--vault", str(vault), "doctor", "--json")
+    assert [p["code"] for p in json.loads(doctor.stdout)["problems"]] == ["encoding"]
