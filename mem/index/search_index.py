@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 4  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 5  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
@@ -39,6 +39,8 @@ class FileStamp:
 
     size: int
     mtime_ns: int
+    ctime_ns: int  # changes on every write, also one that restores the mtime (cp -p, rsync -t)
+    inode: int
     sha256: str
 
 
@@ -142,8 +144,11 @@ def to_entry(stored: Mapping[str, Any]) -> Entry:
 class SearchIndex:
     """The index of every entry, with a manifest of the files it was built from."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, parser_version: str = "") -> None:
         self.folder = folder
+        # An index built by another schema, parser or kind list is rebuilt, not trusted: its
+        # fingerprints would let unchanged text keep values an older parser read from it.
+        self.version = f"{SCHEMA_VERSION}/{parser_version}/{','.join(KIND_CODES)}"
         self._index: FileIndex | None = None
         self._searcher: Any = None  # one searcher per process: opening one costs ~8 ms
 
@@ -155,7 +160,7 @@ class SearchIndex:
             data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+        if not isinstance(data, dict) or data.get("version") != self.version:
             return None
         try:
             return {path: FileStamp(*stamp) for path, stamp in data["files"].items()}
@@ -164,8 +169,11 @@ class SearchIndex:
 
     def _write_manifest(self, folder: Path, stamps: Mapping[str, FileStamp]) -> None:
         payload = {
-            "schema_version": SCHEMA_VERSION,
-            "files": {path: [s.size, s.mtime_ns, s.sha256] for path, s in sorted(stamps.items())},
+            "version": self.version,
+            "files": {
+                path: [s.size, s.mtime_ns, s.ctime_ns, s.inode, s.sha256]
+                for path, s in sorted(stamps.items())
+            },
         }
         temp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
         temp.write_text(json.dumps(payload), encoding="utf-8")

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from mem.config import Settings
 from mem.errors import MemError
-from mem.index.search_index import SearchIndex
 from mem.model import (
     CATEGORY_OF_KIND,
     KINDS_BY_CATEGORY,
@@ -21,7 +20,7 @@ from mem.model import (
     Problem,
 )
 from mem.services.feedback import QUIET, Feedback
-from mem.services.refresh import INDEX_DIR, changed_files, fresh_index, rebuild
+from mem.services.refresh import INDEX_DIR, changed_files, fresh_index, open_index, rebuild
 from mem.vault import entries as entry_codec
 from mem.vault import layout, store
 
@@ -308,7 +307,7 @@ def check_temp_files(vault: Path, refs: list[layout.FileRef], fix: bool) -> list
 
 def check_index(vault: Path, feedback: Feedback) -> list[Problem]:
     """Bring the index up to date (always safe: it is a cache) and say what that took."""
-    index = SearchIndex(vault / INDEX_DIR)
+    index = open_index(vault)
     refs = layout.category_files(vault)
     pending = changed_files(vault, index, refs)
     if pending is None or not index.is_readable():

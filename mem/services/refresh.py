@@ -45,8 +45,21 @@ def stamp_of(path: Path) -> FileStamp:
     import hashlib  # only changed files are hashed; searches of an unchanged vault skip it
 
     info = os.stat(path)
-    data = path.read_bytes()
-    return FileStamp(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
+    return stamp_from(info, hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def stamp_from(info: os.stat_result, sha256: str) -> FileStamp:
+    return FileStamp(info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, sha256)
+
+
+def looks_unchanged(known: FileStamp | None, info: os.stat_result) -> bool:
+    """Trust the stat (no hashing) only when size, mtime, ctime and inode all agree."""
+    return known is not None and (
+        known.size,
+        known.mtime_ns,
+        known.ctime_ns,
+        known.inode,
+    ) == (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
 def changed_files(
@@ -64,8 +77,7 @@ def changed_files(
             info = os.stat(path)
         except FileNotFoundError:
             continue
-        known = manifest.get(ref.path)
-        if known and known.size == info.st_size and known.mtime_ns == info.st_mtime_ns:
+        if looks_unchanged(manifest.get(ref.path), info):
             continue
         changed[ref.path] = stamp_of(path)
     present = {ref.path for ref in refs}
@@ -73,9 +85,14 @@ def changed_files(
     return changed, removed
 
 
+def open_index(vault: Path) -> SearchIndex:
+    """Return the vault's index object (not yet opened, not yet brought up to date)."""
+    return SearchIndex(vault / INDEX_DIR, entry_codec.PARSER_VERSION)
+
+
 def fresh_index(vault: Path, feedback: Feedback = QUIET) -> SearchIndex:
     """Return the vault's index after bringing it up to date with the markdown."""
-    index = SearchIndex(vault / INDEX_DIR)
+    index = open_index(vault)
     refs = layout.category_files(vault)
     pending = changed_files(vault, index, refs)
     if pending is not None and not pending[0] and not pending[1] and index.is_readable():
@@ -110,7 +127,7 @@ def update(
             continue
         batches[path], digest = indexable(vault, by_path[path])
         # If the file changed between the stat and the read, leave it marked stale for next time.
-        stamps[path] = stamp if digest == stamp.sha256 else FileStamp(-1, -1, digest)
+        stamps[path] = stamp if digest == stamp.sha256 else FileStamp(-1, -1, -1, -1, digest)
     try:
         index.update(batches, stamps, removed)
     except OSError as exc:
@@ -127,7 +144,7 @@ def rebuild(
         stamp_before = os.stat(vault / ref.path)
         entries, digest = indexable(vault, ref)
         everything.extend(entries)
-        stamps[ref.path] = FileStamp(stamp_before.st_size, stamp_before.st_mtime_ns, digest)
+        stamps[ref.path] = stamp_from(stamp_before, digest)
     if damaged:
         feedback.notice(
             f"the index was missing or unreadable; rebuilding it ({len(everything)} entries)"

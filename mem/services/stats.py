@@ -6,9 +6,8 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from mem.config import Settings
-from mem.index.search_index import SearchIndex
 from mem.model import Stats
-from mem.services.refresh import INDEX_DIR, parse
+from mem.services.refresh import open_index, parse
 from mem.vault import layout
 
 AGE_BUCKETS: tuple[tuple[str, float], ...] = (
@@ -44,7 +43,7 @@ def stats(settings: Settings, now: datetime | None = None) -> Stats:
             kinds[entry.kind] += 1
             age_days = (now - entry.date).total_seconds() / 86400
             ages[next(name for name, limit in AGE_BUCKETS if age_days < limit)] += 1
-    index = SearchIndex(vault / INDEX_DIR)
+    index = open_index(vault)
     return Stats(
         entries=total,
         superseded=superseded,

@@ -27,6 +27,7 @@ TAG = re.compile(r"(?:^|(?<=[\s(\[,;]))#(?P<tag>[\w-]*[^\W\d_][\w-]*)")
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 FENCE_MARKS = ("```", "~~~")
 SEPARATOR = "---"
+PARSER_VERSION = "1"  # bump when parsing reads the same text differently: indexes are rebuilt
 ID_ALPHABET = string.digits + string.ascii_lowercase
 ID_RANDOM_CHARS = 6  # 36**6 ≈ 2**31 random values per second
 

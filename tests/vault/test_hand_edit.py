@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mem.index.search_index import SearchIndex
+from mem.services.refresh import open_index
 from mem.vault import entries as codec
 from mem.vault import layout
 
@@ -111,7 +111,7 @@ def test_touched_but_unchanged_file_is_not_reindexed(vault, run_mem):
     before.pop("manifest.json")
     after.pop("manifest.json")
     assert after == before  # no segment written
-    manifest = SearchIndex(vault / INDEX).manifest()
+    manifest = open_index(vault).manifest()
     assert manifest is not None
     assert manifest["dev/decisions.md"].mtime_ns == later  # restamped: no rehash next time
 
@@ -340,3 +340,17 @@ def test_a_file_that_is_not_utf8_is_never_rewritten_and_doctor_names_it(vault, r
     assert path.read_bytes() == before
     doctor = run_mem("--vault", str(vault), "doctor", "--json")
     assert [p["code"] for p in json.loads(doctor.stdout)["problems"]] == ["encoding"]
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_noticed(vault, run_mem):
+    # Tools such as `cp -p` and `rsync -t` restore the mtime; the ctime still moves.
+    mem_add(run_mem, vault, "The cache lives in redis")
+    assert found_ids(run_mem, vault, "redis")
+    path = vault / "dev" / "decisions.md"
+    info = path.stat()
+    path.write_text(path.read_text().replace("redis", "mysql"))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
+
+    assert found_ids(run_mem, vault, "redis") == []
+    assert len(found_ids(run_mem, vault, "mysql")) == 1
