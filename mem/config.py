@@ -90,20 +90,28 @@ def vault_at(path: Path) -> Path | None:
 
 
 def find_vault(start: Path) -> Path | None:
-    """Find the nearest vault walking up from `start`, then the main checkout of a git worktree."""
+    """Find the vault for `start`: the main checkout's when inside a linked git worktree (so
+    all worktrees of a project share one memory, even when `.memory/` is committed and so
+    checked out in each), else the nearest one walking up."""
     start = start.resolve()
+    nearest: Path | None = None
+    repository_seen = False
     for folder in (start, *start.parents):
-        if folder.name == VAULT_DIR and (folder / CONFIG_FILE).is_file():
-            return folder
-        if (folder / VAULT_DIR / CONFIG_FILE).is_file():
-            return folder / VAULT_DIR
-        dot_git = folder / ".git"
-        if dot_git.is_file():
-            # A linked worktree: its memory lives in the main checkout, beside the common git dir.
-            main = main_checkout_of(dot_git)
-            if main is not None and (main / VAULT_DIR / CONFIG_FILE).is_file():
-                return main / VAULT_DIR
-    return None
+        if nearest is None:
+            if folder.name == VAULT_DIR and (folder / CONFIG_FILE).is_file():
+                nearest = folder
+            elif (folder / VAULT_DIR / CONFIG_FILE).is_file():
+                nearest = folder / VAULT_DIR
+        if not repository_seen:
+            dot_git = folder / ".git"
+            if dot_git.is_file():  # a linked worktree: `.git` is a `gitdir:` file
+                main = main_checkout_of(dot_git)
+                if main is not None and (main / VAULT_DIR / CONFIG_FILE).is_file():
+                    return main / VAULT_DIR
+            repository_seen = dot_git.exists()
+        if nearest is not None and repository_seen:
+            break
+    return nearest
 
 
 def main_checkout_of(dot_git_file: Path) -> Path | None:

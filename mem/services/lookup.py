@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -77,9 +78,7 @@ def with_lines(vault: Path, found: list[Entry]) -> list[Entry]:
         if entry.path not in texts:
             texts[entry.path] = store.read_text(vault, entry.path)
         text = texts[entry.path]
-        at = text.find(f"<!-- id:{entry.id}")
-        if at < 0:
-            at = text.find(f"id:{entry.id}")
-        line = text.count("\n", 0, at) + 1 if at >= 0 else 0
+        header = re.search(rf"^<!--\s*id:{re.escape(entry.id)}(?=\s|-->)", text, re.MULTILINE)
+        line = text.count("\n", 0, header.start()) + 1 if header else 0
         placed.append(replace(entry, line=line))
     return placed

@@ -145,7 +145,7 @@ def project_root(start: Path) -> Path:
     """Return the main checkout of the git repository holding `start`, else `start` itself."""
     try:
         result = subprocess.run(
-            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"],
             cwd=start,
             capture_output=True,
             text=True,
@@ -154,10 +154,13 @@ def project_root(start: Path) -> Path:
         )
     except (OSError, subprocess.SubprocessError):
         return start
-    common = Path(result.stdout.strip()) if result.returncode == 0 else None
-    if common is None or common.name != ".git":
+    lines = result.stdout.splitlines() if result.returncode == 0 else []
+    if len(lines) < 2:
         return start  # not a repository, or a bare one: use the folder itself
-    return common.parent
+    common, toplevel = Path(lines[0]), Path(lines[1])
+    # Worktrees share the common `.git` of the main checkout; submodules and repositories with
+    # a separate git dir do not have one named `.git`, so their own top level is the root.
+    return common.parent if common.name == ".git" else toplevel
 
 
 def template_folder() -> Path:

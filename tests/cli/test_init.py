@@ -86,6 +86,23 @@ def test_a_linked_worktree_uses_the_main_checkouts_vault(run_mem, tmp_path):
     assert not (worktree / ".memory").exists()
 
 
+def test_a_worktree_with_the_vault_committed_still_uses_the_main_checkouts(run_mem, tmp_path):
+    repo = make_repo(tmp_path / "repo")
+    ok(run_mem("init", cwd=repo))
+    ok(run_mem("add", "Committed before branching", "--agent", "dev", cwd=repo))
+    git(repo, "add", ".memory")
+    git(repo, "commit", "-q", "-m", "memory")
+    worktree = tmp_path / "feature"
+    git(repo, "worktree", "add", "-q", str(worktree))
+    assert (worktree / ".memory" / "mem.toml").is_file()  # checked out in the worktree too
+
+    ok(run_mem("add", "Written from the worktree", "--agent", "dev", cwd=worktree / ".memory"))
+    assert "Written from the worktree" in (repo / ".memory" / "dev" / "facts.md").read_text()
+    assert (
+        "Written from the worktree" not in (worktree / ".memory" / "dev" / "facts.md").read_text()
+    )
+
+
 def test_init_again_creates_nothing_and_overwrites_nothing(run_mem, tmp_path):
     ok(run_mem("init"))
     vault = tmp_path / ".memory"

@@ -215,3 +215,14 @@ def test_search_refuses_an_empty_query_and_a_bad_since(mem, vault):
         mem("search", "cache", "--since", "yesterday", "--json"), 2, "invalid_input"
     )
     assert "'yesterday'" in message
+
+
+def test_hits_report_the_line_of_their_own_header_not_a_longer_ids(mem, vault):
+    (vault / "dev").mkdir(exist_ok=True)
+    (vault / "dev" / "facts.md").write_text(
+        "---\nagent: dev\ncategory: facts\n---\n\n"
+        "<!-- id:17736798718 -->\n## 2026-01-02T00:00Z\n\nlonger id about turnips\n\n---\n\n"
+        "<!-- id:1773 -->\n## 2026-01-01T00:00Z\n\nshort id about turnips\n\n---\n\n"
+    )
+    hits = {hit["id"]: hit["line"] for hit in data(mem("search", "turnips", "--json"))["hits"]}
+    assert hits == {"17736798718": 6, "1773": 13}
