@@ -67,22 +67,29 @@ def check_separators(
     vault: Path, ref: layout.FileRef, parsed: entry_codec.ParsedFile, fix: bool
 ) -> list[Problem]:
     found = [p for p in parsed.problems if p.code == "missing_separator"]
+    open_fences = {p.line for p in parsed.problems if p.code == "unclosed_fence"}
     if not found or not fix:
         return found
+    # A `---` added after an open fence would sit inside it and close nothing: leave those
+    # to a person, who knows where the fence was meant to end.
+    unfixable = [p for p in found if p.line in open_fences]
+    found = [p for p in found if p.line not in open_fences]
+    if not found:
+        return unfixable
 
     def close_entries(old: str) -> str:
         current = entry_codec.parse_ref(old, ref)
         text = old
         for span in reversed(current.spans):
-            if any(
-                p.line == span.entry.line for p in current.problems if p.code == "missing_separator"
-            ):
+            lines = {p.line for p in current.problems if p.code == "missing_separator"}
+            fenced = {p.line for p in current.problems if p.code == "unclosed_fence"}
+            if span.entry.line in lines - fenced:
                 before = text[: span.end].rstrip("\n")
                 text = before + "\n\n---\n\n" + text[span.end :].lstrip("\n")
         return text
 
     store.update(vault, ref.path, close_entries)
-    return [fixed(p, "added the closing `---` line") for p in found]
+    return [fixed(p, "added the closing `---` line") for p in found] + unfixable
 
 
 def check_frontmatter(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mem.errors import MemError
+from mem.errors import MemError, VaultReadOnly
 from mem.index.search_index import FileStamp, Indexed, SearchIndex
 from mem.model import Entry, Problem
 from mem.services.feedback import QUIET, Feedback
@@ -97,6 +97,20 @@ def fresh_index(vault: Path, feedback: Feedback = QUIET) -> SearchIndex:
     pending = changed_files(vault, index, refs)
     if pending is not None and not pending[0] and not pending[1] and index.is_readable():
         return index  # up to date, and opens (a damaged segment with a good manifest does not)
+    try:
+        return bring_up_to_date(vault, index, feedback)
+    except VaultReadOnly:
+        if pending is None or not index.is_readable():
+            raise
+        # Reading must not need write access: search what the index holds, and say so.
+        feedback.notice(
+            "the vault is read-only, so the index could not be updated; "
+            "results may miss recent edits"
+        )
+        return index
+
+
+def bring_up_to_date(vault: Path, index: SearchIndex, feedback: Feedback) -> SearchIndex:
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.
         refs = layout.category_files(vault)
