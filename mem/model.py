@@ -156,3 +156,19 @@ class Stats:
     files: int = 0
     vault_bytes: int = 0
     index_bytes: int = 0
+
+
+@dataclass(frozen=True)
+class CommitReport:
+    """What `mem commit` stored (or, in a dry run, would store)."""
+
+    format: str
+    messages: int
+    added: tuple[Entry, ...]
+    reinforced: tuple[Entry, ...]
+    promoted: tuple[Entry, ...]  # the shared entries made or reinforced by promotion
+    archived: tuple[Entry, ...]  # facts moved out by the per-agent cap
+    handoff: Entry | None
+    redactions: int
+    dry_run: bool
+    empty_input: bool

@@ -18,6 +18,7 @@ from mem.cli.options import AgentOption, VaultOption
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("init", "init", "init"),
     ("add", "add", "add"),
+    ("commit", "commit", "commit"),
     ("show", "show", "show"),
     ("list", "list", "list_"),
     ("search", "search", "search"),

@@ -7,7 +7,15 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from mem.model import DoctorReport, Entry, InitReport, SearchHit, Stats, TaskReport
+from mem.model import (
+    CommitReport,
+    DoctorReport,
+    Entry,
+    InitReport,
+    SearchHit,
+    Stats,
+    TaskReport,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -271,3 +279,50 @@ def stats_report(stats: Stats, as_json: bool) -> None:
         f"files; vault {stats.vault_bytes / 1024:.0f} KiB, "
         f"index {stats.index_bytes / 1024:.0f} KiB"
     )
+
+
+def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> None:
+    """Report what `mem commit` stored; on stderr when stdout carries the teed input."""
+    counts: dict[str, dict[str, int]] = {}
+    for name, entries in (
+        ("added", report.added),
+        ("reinforced", report.reinforced),
+        ("promoted", report.promoted),
+    ):
+        for entry in entries:
+            row = counts.setdefault(entry.category, {"added": 0, "reinforced": 0, "promoted": 0})
+            row[name] += 1
+    out = sys.stderr if to_stderr else sys.stdout
+    if as_json:
+        payload = {
+            "schema_version": SCHEMA_VERSION,
+            "dry_run": report.dry_run,
+            "format": report.format,
+            "messages": report.messages,
+            "empty_input": report.empty_input,
+            "added": [entry_payload(entry) for entry in report.added],
+            "reinforced": [entry_payload(entry) for entry in report.reinforced],
+            "promoted": [entry_payload(entry) for entry in report.promoted],
+            "archived": [entry_payload(entry) for entry in report.archived],
+            "handoff": entry_payload(report.handoff) if report.handoff else None,
+            "redactions": report.redactions,
+            "by_category": counts,
+        }
+        out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        return
+    if report.empty_input:
+        say("nothing to store: the input was empty")
+        return
+    verb = "would add" if report.dry_run else "added"
+    headline = (
+        f"{verb} {len(report.added)}, reinforced {len(report.reinforced)}, promoted "
+        f"{len(report.promoted)}, archived {len(report.archived)}; {report.redactions} "
+        f"secret(s) redacted ({report.format}, {report.messages} messages)"
+    )
+    lines = [headline]
+    for mark, entries in (("+", report.added), ("~", report.reinforced), ("^", report.promoted)):
+        for entry in entries:
+            lines.append(f"{mark} {entry.category:<10} {entry.title[:100]}")
+    if report.handoff is not None:
+        lines.append(f"handoff {report.handoff.id}: {report.handoff.title[:100]}")
+    out.write("\n".join(lines) + "\n")

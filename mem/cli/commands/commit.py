@@ -1,0 +1,74 @@
+"""`mem commit`: store what is worth keeping from agent output."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, BinaryIO
+
+import typer
+
+from mem.cli import render
+from mem.cli.errors import reports_errors
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
+from mem.errors import InvalidInput, MemError
+from mem.services import commit as commit_service
+
+
+@reports_errors
+def commit(
+    ctx: typer.Context,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", "-f", help="Read this file instead of stdin.", show_default=False),
+    ] = None,
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="auto, text, claude-jsonl, stream-json, codex-jsonl or aider.",
+        ),
+    ] = "auto",
+    tee: Annotated[
+        bool,
+        typer.Option(
+            "--tee", help="Copy the input to stdout unchanged (the report goes to stderr)."
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Store nothing; print what would be stored.")
+    ] = False,
+    agent: AgentOption = None,
+    vault: VaultOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Store what is worth keeping from agent output: decisions, lessons, facts, tasks, a handoff.
+
+    Example: claude -p "fix the login redirect" | mem commit --agent dev
+    """
+    settings = settings_of(ctx, vault=vault, agent=agent)
+    if file is None and sys.stdin.isatty():
+        raise InvalidInput("nothing on stdin; pipe agent output in, or give --file PATH")
+    try:
+        stream: BinaryIO = file.open("rb") if file is not None else sys.stdin.buffer
+    except OSError as exc:
+        raise MemError(f"cannot read {file} ({exc.strerror}); check the path") from exc
+    with stream:
+        copy = sys.stdout.buffer if tee else None
+        report = commit_service.commit(
+            settings, lines_of(stream, copy), output_format, dry_run=dry_run
+        )
+        if copy is not None:
+            for _ in lines_of(stream, copy):  # pass through whatever the reader did not need
+                pass
+    render.committed(report, as_json, to_stderr=tee)
+
+
+def lines_of(stream: BinaryIO, copy: BinaryIO | None) -> Iterator[str]:
+    """Stream lines as text (undecodable bytes replaced), copying the raw bytes when teeing."""
+    for raw in stream:
+        if copy is not None:
+            copy.write(raw)
+            copy.flush()
+        yield raw.decode("utf-8", errors="replace").replace("\x00", "")

@@ -1,0 +1,1 @@
+"""Agent output → candidate entries: formats, patterns, redaction, dedup."""

@@ -1,0 +1,30 @@
+"""Tell a new candidate from one already remembered: exact text, or similar word sets."""
+
+from __future__ import annotations
+
+import re
+
+SIMILAR = 0.6  # Jaccard similarity of word sets above which two texts say the same thing
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def normalise(text: str) -> str:
+    """Lowercase words only: what two texts that say the same thing share exactly."""
+    return " ".join(WORD.findall(text.lower()))
+
+
+def word_set(text: str) -> frozenset[str]:
+    return frozenset(WORD.findall(text.lower()))
+
+
+def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
+    if not first or not second:
+        return 0.0
+    return len(first & second) / len(first | second)
+
+
+def is_same(first: str, second: str) -> bool:
+    """Tell whether two texts are duplicates: equal when normalised, or similar word sets."""
+    if normalise(first) == normalise(second):
+        return True
+    return jaccard(word_set(first), word_set(second)) > SIMILAR

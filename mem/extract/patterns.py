@@ -1,0 +1,296 @@
+"""Find what is worth keeping in agent prose: decisions, lessons, facts and tasks, by rule."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
+MAX_CHARS = 300  # an extract is cut at a sentence end within this
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Something a careful person would keep, before dedup and storage."""
+
+    category: str  # decisions | lessons | facts | tasks
+    kind: str
+    text: str
+    is_next_step: bool = False  # a task listed under "Next steps" rather than left unfinished
+
+
+def words(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(patterns), re.IGNORECASE)
+
+
+# Each rule: (category, kind, pattern). The first rule that matches a sentence wins.
+RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    (
+        "tasks",
+        "task",
+        words(
+            r"^(?:TODO|FIXME|Follow[- ]up|Pendente|A fazer)\b\s*[:\-]",
+            r"^\[ \]\s",
+            r"^next\s+steps?\s*:\s*\S",
+            r"^(?:still\s+(?:need|needs|have)\s+to|remaining\s*:|left\s+to\s+do\s*:)",
+            r"^(?:ainda\s+)?falta(?:m)?\s+(?:\w+r\b|fazer\b)",
+            r"^pr[oó]ximo\s+passo\s*:\s*\S",
+        ),
+    ),
+    (
+        "decisions",
+        "decision",
+        words(
+            r"^(?:decision|decisão|decisao)\s*:",
+            r"\b(?:we|i|team|they)\s+(?:have\s+)?(?:decided|chose|opted|settled|picked|agreed)\b",
+            r"\bdecided\s+(?:to\s+(?:use|keep|go|switch|move|adopt|drop|replace|store|stay)|on"
+            r"|against)\b",
+            r"\b(?:chose|choosing|picked|prefer(?:red)?)\s+\S+(?:\s+\S+){0,3}\s+over\s+\S",
+            r"^(?:chose|picked|switched|opted|adopted|standardi[sz]ed\s+on)\b",
+            r"\b(?:went|going|go)\s+with\b",
+            r"\bsettled\s+on\b",
+            r"\bopted\s+(?:for|to)\b",
+            r"\b(?:we(?:'ll| will)|will)\s+use\b",
+            r"\buse\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
+            r"\bswitch(?:ed|ing)\s+(?:from\s+\S+(?:\s+\S+){0,3}\s+)?to\b",
+            r"\binstead\s+of\b.*\bbecause\b",
+            r"\b(?:decidimos|decidi|escolhemos|escolhi|optamos|optei|adotamos|ficou\s+decidido)\b",
+            r"\bvamos\s+(?:usar|manter|adotar|trocar|seguir)\b",
+            r"\b(?:usaremos|manteremos|adotaremos)\b",
+        ),
+    ),
+    (
+        "lessons",
+        "warning",
+        words(
+            r"^(?:warning|careful|beware|cuidado|atenção|atencao|aviso)\s*[:!]",
+            r"\b(?:watch out|be careful|never\s+\w+\s+without|do not forget|don't forget)\b",
+        ),
+    ),
+    (
+        "lessons",
+        "lesson",
+        words(
+            r"^(?:lesson(?:s)?(?: learned)?|gotcha|note|important|caveat|li[cç][aã]o|nota"
+            r"|importante)\s*:",
+            r"\b(?:root\s+cause|the\s+(?:real\s+)?(?:problem|issue|bug|culprit)\s+(?:was|is))\b",
+            r"\bturn(?:s|ed)\s+out\b",
+            r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised)\b",
+            r"\bthe\s+fix\s+(?:was|is)\b",
+            r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
+            r"\bcame\s+from\b|\bstems?\s+from\b",
+            r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|hangs?)\b.*\b(?:because|since)\b",
+            r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
+            r"^it\s+was\s+(?:the|a|an)\b",
+            r"\b(?:aprendemos|aprendi|descobrimos|descobri|percebemos)\b",
+            r"\b(?:a\s+causa(?:\s+raiz)?|o\s+problema|o\s+bug|o\s+erro)\s+(?:era|foi|é|estava)\b",
+            r"\b(?:falhava|falha|quebrava|quebra|travava)\b.*\bporque\b",
+            r"\bs[oó]\s+acontece\b|\bacontece\s+s[oó]\b",
+            r"\bna\s+verdade\b.*\b(?:era|é)\b",
+        ),
+    ),
+    (
+        "facts",
+        "preference",
+        words(
+            r"\b(?:the\s+)?user\s+(?:prefers|wants|likes|asked\s+(?:for|that|to)|dislikes)\b",
+            r"\b(?:i|we|you)\s+prefer\b",
+            r"\b(?:o\s+usuário|o\s+usuario|a\s+usuária|o\s+cliente)\s+(?:prefere|quer|gosta)\b",
+            r"\bprefiro\b|\bpreferimos\b",
+        ),
+    ),
+    (
+        "facts",
+        "convention",
+        words(
+            r"\b(?:this|the)\s+(?:codebase|project|repo(?:sitory)?|team)\s+(?:uses|follows|keeps"
+            r"|prefers|requires|expects|has)\b",
+            r"\bconvention\b",
+            r"^(?:always|never)\s+\w+",
+            r"\b(?:always|never)\s+(?:run|use|call|commit|push|edit|add|put|write|import|deploy"
+            r"|merge|update|check|keep|store|set|pin|test|rebase|squash|lint|format|hard-?code"
+            r"|log|expose|include|wrap|validate|return|create|delete|generate)\b",
+            r"\b(?:we|you)\s+(?:always|never)\b|\b(?:is|are|be)\s+(?:always|never)\b",
+            r"\band\s+never\s+\w+",
+            r"^(?:remember|don't\s+forget)\s+to\b",
+            r"\bmake\s+sure\s+(?:to|that|you)\b",
+            r"\b(?:must|should)\s+always\b",
+            r"\b(?:o\s+projeto|este\s+projeto|o\s+repositório|o\s+time|a\s+equipe)\s+"
+            r"(?:usa|segue|utiliza|exige)\b",
+            r"\bconven[cç][aã]o\b",
+            r"^(?:sempre|nunca)\s+\w+",
+            r"\b(?:sempre|nunca)\s+(?:rode|rodar|use|usar|faça|fazer|execute|executar|commite"
+            r"|edite)\b",
+            r"\b(?:e|mas)\s+nunca\b|\b(?:é|são)\s+sempre\b",
+            r"\bcertifique-se\b|^lembre(?:-se)?\s+de\b|\bn[aã]o\s+esque[cç]a\s+de\b",
+        ),
+    ),
+    (
+        "facts",
+        "pattern",
+        words(
+            r"\bthe\s+pattern\s+(?:is|here)\b",
+            r"\bfollows?\s+the\s+\w+(?:\s+\w+)?\s+pattern\b",
+            r"\b(?:lives|live|are\s+kept|is\s+kept|are\s+stored|is\s+stored)\s+in\s+`",
+        ),
+    ),
+)
+
+# Sentences about what the agent is doing right now, not what it learned or decided.
+NARRATION = words(
+    r"^(?:let me|let's|i'll|i will|i'm going to|i am going to|now i|next,? i|first,? i|"
+    r"i need to|i should|i can|i'm|i am|okay|ok|great|perfect|done|sure|vou|deixe-me|agora vou)\b",
+    r"\b(?:decided|decidi)\s+to\s+(?:look|check|start|read|run|try|first|explore|investigate|"
+    r"open|see|begin|search|inspect|review)\b",
+    r"^(?:note|nota|important|importante)\s*:\s*(?:i\b|i'|i’|running|we're|eu\b|vou)",
+    r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
+    r"|ler|rodar|abrir|procurar)\b",
+    r"\b(?:wants|asked|needs)\s+me\s+to\b|\bquer\s+que\s+eu\b",
+)
+# "I'll use X instead of Y" opens like narration but records a choice.
+DECIDED_IN_PASSING = words(
+    r"^(?:i'll|i will|we'll|we will)\s+(?:use|keep|switch)\b.*\b(?:instead\s+of|over)\b"
+)
+BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])")
+NEXT_STEPS = words(
+    r"^(?:#+\s*)?\**\s*(?:next\s+steps?|remaining(?:\s+work)?|still\s+to\s+do|unfinished|"
+    r"follow[- ]ups?|pr[oó]ximos\s+passos|pend[eê]ncias|falta(?:m)?(?:\s+fazer)?)\s*\**\s*:?\s*\**$"
+)
+
+
+def looks_like_output(line: str) -> bool:
+    """Tell tool output, tracebacks, diffs, tables and code from prose."""
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if line.startswith(("    ", "\t")) and not BULLET.match(line):
+        return True  # indented code or a traceback frame
+    if stripped.startswith(
+        (
+            "$ ",
+            ">>> ",
+            "+++ ",
+            "--- ",
+            "@@",
+            "diff --git",
+            "Traceback (",
+            'File "',
+            "at ",
+            "E  ",
+            "|",
+            "```",
+            "~~~",
+            "#!",
+            "==",
+            "PASS",
+            "FAIL",
+            "ok ",
+            "not ok",
+        )
+    ):
+        return True
+    if re.match(r"^[+-](?![-+\s]*$)\S", stripped) and not BULLET.match(line):
+        return True  # a diff line
+    letters = sum(ch.isalpha() for ch in stripped)
+    return letters < len(stripped) * 0.5  # mostly symbols, paths, numbers
+
+
+def prose_units(text: str) -> Iterator[tuple[str, bool]]:
+    """Yield (unit, is_bullet) for the prose of a message: paragraphs' sentences and list items,
+    skipping code fences, tool output and headings."""
+    in_fence = False
+    paragraph: list[str] = []
+
+    def flush() -> Iterator[tuple[str, bool]]:
+        if paragraph:
+            joined = " ".join(part.strip() for part in paragraph)
+            paragraph.clear()
+            for sentence in SENTENCE_END.split(joined):
+                yield sentence, False
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            yield from flush()
+            in_fence = not in_fence
+            continue
+        if in_fence or not stripped or looks_like_output(line):
+            yield from flush()
+            continue
+        if stripped.startswith("#"):
+            yield from flush()
+            heading = stripped.lstrip("#").strip()
+            if NEXT_STEPS.match(heading):
+                yield heading, False
+            continue
+        if BULLET.match(line):
+            yield from flush()
+            yield line, True
+            continue
+        paragraph.append(line)
+    yield from flush()
+
+
+def extract(text: str) -> Iterator[Candidate]:
+    """Yield the candidates in one message's prose."""
+    in_next_steps = False
+    for unit, is_bullet in prose_units(text):
+        bullet = BULLET.match(unit) if is_bullet else None
+        body = unit[bullet.end() :] if bullet else unit
+        body = clean(body)
+        if NEXT_STEPS.match(body) or NEXT_STEPS.match(body.rstrip(":") + ":"):
+            in_next_steps = True
+            continue
+        if not is_bullet:
+            in_next_steps = False
+        if len(body) < MIN_CHARS:
+            continue
+        if bullet and bullet.group("box") == " ":
+            yield Candidate("tasks", "task", cap(body))
+            continue
+        if bullet and bullet.group("box"):
+            continue  # a ticked box is done, not memory
+        if in_next_steps:
+            yield Candidate("tasks", "task", cap(body), is_next_step=True)
+            continue
+        found = classify(body)
+        if found is not None:
+            yield found
+
+
+def classify(sentence: str) -> Candidate | None:
+    """Match one sentence against the rules; narration about the agent's own steps is skipped."""
+    if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
+        return None
+    for category, kind, pattern in RULES:
+        if pattern.search(sentence):
+            text = sentence
+            if category == "tasks":
+                text = re.sub(
+                    r"^(?:TODO|FIXME|Follow[- ]up|Pendente|A fazer|next\s+steps?"
+                    r"|pr[oó]ximo\s+passo)\s*[:\-]\s*",
+                    "",
+                    text,
+                    flags=re.IGNORECASE,
+                )
+            return Candidate(category, kind, cap(text))
+    return None
+
+
+def clean(text: str) -> str:
+    """Flatten markdown emphasis and whitespace from a unit of prose."""
+    text = re.sub(r"\*\*|__", "", text)
+    return " ".join(text.split())
+
+
+def cap(text: str) -> str:
+    """Cut to MAX_CHARS at a sentence end (else at a word, with an ellipsis)."""
+    if len(text) <= MAX_CHARS:
+        return text
+    window = text[:MAX_CHARS]
+    ends = [match.end() for match in re.finditer(r"[.!?](?=\s|$)", window)]
+    if ends and ends[-1] >= MIN_CHARS:
+        return window[: ends[-1]]
+    return window[: window.rfind(" ")].rstrip(",;:") + "…"

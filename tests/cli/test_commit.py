@@ -1,0 +1,201 @@
+"""`mem commit`: agent output in, deduplicated and redacted memory out."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from extract.fake_secrets import FAKE_SECRETS
+
+from .helpers import data, ok, snapshot
+from conftest import SHARED
+
+SESSION = """I looked into the failing login test.
+
+The root cause was a race between the session write and the redirect.
+We decided to use a server-side session store instead of signed cookies because of the size limit.
+The user prefers small commits with conventional messages.
+
+```python
+# TODO: we decided to remove this helper
+def helper(): ...
+```
+
+Next steps:
+- Add a regression test for the redirect race
+
+SUMMARY: Fixed the login redirect race by moving sessions server-side.
+"""
+
+
+def vault_text(vault):
+    return "\n".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in sorted(vault.rglob("*.md"))
+        if ".mem" not in path.parts
+    )
+
+
+def test_commit_stores_each_category_and_a_handoff(mem, vault):
+    report = data(mem("commit", "--agent", "dev", "--json", input=SESSION))
+    kinds = sorted((entry["category"], entry["kind"]) for entry in report["added"])
+    assert kinds == [
+        ("decisions", "decision"),
+        ("facts", "preference"),
+        ("lessons", "lesson"),
+        ("tasks", "task"),
+    ]
+    assert report["handoff"]["body"].startswith("**What:** Fixed the login redirect race")
+    assert "Add a regression test" in report["handoff"]["body"]
+    assert all(entry["header"]["source"] == "commit" for entry in report["added"])
+    text = (vault / "dev" / "decisions.md").read_text()
+    assert "server-side session store" in text and "remove this helper" not in vault_text(vault)
+    hits = data(mem("search", "redirect race", "--json"))["hits"]
+    assert {hit["category"] for hit in hits} >= {"lessons", "handoffs"}
+
+
+def test_committing_the_same_output_again_reinforces_instead_of_adding(mem, vault):
+    ok(mem("commit", "--agent", "dev", input=SESSION))
+    again = data(mem("commit", "--agent", "dev", "--json", input=SESSION))
+    assert [entry["category"] for entry in again["added"]] == []
+    assert sorted(entry["reinforced"] for entry in again["reinforced"]) == [1, 1, 1, 1]
+    similar = "The root cause was a race between the session write and that redirect."
+    third = data(mem("commit", "--agent", "dev", "--json", input=similar))
+    assert third["added"] == [] and third["reinforced"][0]["reinforced"] == 2
+
+
+def test_dry_run_stores_nothing_and_says_what_it_would(mem, vault):
+    before = snapshot(vault)
+    report = data(mem("commit", "--agent", "dev", "--dry-run", "--json", input=SESSION))
+    assert report["dry_run"] is True and len(report["added"]) == 4
+    assert snapshot(vault) == before
+
+
+def test_empty_input_stores_nothing_and_says_so(mem, vault):
+    before = snapshot(vault)
+    result = ok(mem("commit", "--agent", "dev", input=""))
+    assert "nothing to store" in result.stderr
+    assert snapshot(vault) == before
+
+
+def test_tee_copies_stdin_unchanged_and_reports_on_stderr(vault):
+    raw = SESSION.encode() + b"\xff\xfe not utf-8 \x00 bytes\n"
+    completed = subprocess.run(
+        [sys.executable, "-m", "mem", "--vault", str(vault), "commit", "--agent", "dev", "--tee"],
+        input=raw,
+        capture_output=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == raw
+    assert b"added 4" in completed.stderr
+
+
+def test_the_recall_block_is_never_stored_again(mem, vault):
+    output = (
+        '<mem-recall agent="dev" tokens="40" budget="2000">\n'
+        "## Relevant decisions\nWe decided to use MySQL for everything.\n</mem-recall>\n"
+        "We decided to keep Postgres for the billing service.\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input=output))
+    assert [entry["body"] for entry in report["added"]] == [
+        "We decided to keep Postgres for the billing service."
+    ]
+    assert "MySQL" not in vault_text(vault)
+
+
+def test_no_secret_reaches_any_file_of_the_vault(mem, vault):
+    output = "\n\n".join(
+        f"We decided to keep this config for {secret.name}: {secret.text}"
+        for secret in FAKE_SECRETS
+    )
+    result = mem("commit", "--agent", "dev", "--json", input=output)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)  # (one fake secret sits in a quoted traceback)
+    assert report["redactions"] >= len(FAKE_SECRETS)
+    everything = "".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in vault.rglob("*")
+        if path.is_file()
+    )
+    leaked = [secret.name for secret in FAKE_SECRETS if secret.secret in everything]
+    assert leaked == []
+
+
+def test_a_fact_reinforced_three_times_is_promoted_to_shared(mem, vault):
+    fact = "This codebase uses pnpm workspaces for every package."
+    for _ in range(3):
+        ok(mem("commit", "--agent", "dev", input=fact))
+    report = data(mem("commit", "--agent", "dev", "--json", input=fact))
+    assert [entry["agent"] for entry in report["promoted"]] == ["_shared"]
+    shared = (vault / "_shared" / "facts.md").read_text()
+    assert "pnpm workspaces" in shared and "by:dev" in shared
+
+
+def test_a_fact_confirmed_by_a_second_agent_is_promoted_with_both(mem, vault):
+    ok(mem("commit", "--agent", "dev", input="Always run make lint before committing."))
+    report = data(
+        mem(
+            "commit",
+            "--agent",
+            "qa",
+            "--json",
+            input="Always run make lint before committing anything.",
+        )
+    )
+    assert len(report["promoted"]) == 1
+    assert report["promoted"][0]["header"]["by"] == "dev,qa"
+
+
+def test_facts_beyond_fifty_go_to_the_archive(mem, vault):
+    facts = "\n\n".join(
+        f"This codebase uses module{n} for the {word}{n} feature in package{n}."
+        for n, word in enumerate(["alpha"] * 55)
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input=facts))
+    assert len(report["added"]) == 55 and len(report["archived"]) == 5
+    assert (vault / "dev" / "facts.md").read_text().count("<!-- id:") == 50
+    assert (vault / "dev" / "archive" / "facts.md").read_text().count("<!-- id:") == 5
+
+
+def test_eight_commits_at_once_lose_nothing(mem, vault, run_mem):
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "mem", "--vault", str(vault), "commit", "--agent", "dev"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(8)
+    ]
+    for n, proc in enumerate(procs):
+        proc.communicate(f"We decided to name queue{n} after service{n} zone{n}.".encode())
+        assert proc.returncode == 0
+    bodies = (vault / "dev" / "decisions.md").read_text()
+    assert all(f"queue{n} after service{n}" in bodies for n in range(8))
+
+
+@pytest.mark.parametrize("args", [("--format", "yaml"), ("--file", "/nope/missing.txt")])
+def test_bad_commit_input_is_one_line(mem, args):
+    result = mem("commit", "--agent", "dev", *args, input="x")
+    assert result.exit_code in (1, 2)
+    assert result.stderr.startswith("mem: ") and "Traceback" not in result.stderr
+
+
+CLAUDE = SHARED / "formats" / "claude-code"
+
+
+@pytest.mark.skipif(not CLAUDE.is_dir(), reason="../shared/formats is absent")
+@pytest.mark.parametrize(
+    "path",
+    sorted(CLAUDE.glob("*.jsonl")) + sorted((SHARED / "formats" / "aider").glob("*.md")),
+    ids=lambda path: path.name,
+)
+def test_real_transcripts_commit_without_mining_tool_output(mem, path):
+    report = data(mem("commit", "--agent", "real", "--file", str(path), "--json"))
+    for entry in report["added"]:
+        body = entry["body"]
+        assert not body.lstrip().startswith((">", "$", "```", "Traceback")), body
+        assert "<mem-recall" not in body
