@@ -49,6 +49,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:chose|choosing|picked|prefer(?:red)?)\s+\S+(?:\s+\S+){0,3}\s+over\s+\S",
             r"^(?:chose|picked|switched|opted|adopted|standardi[sz]ed\s+on)\b",
             r"\b(?:went|going|go)\s+with\b",
+            r"\b(?:stayed|stuck|staying|sticking)\s+with\b",
+            r"\b(?:rather\s+than|in\s+favou?r\s+of)\b",
+            r"\b(?:em\s+vez\s+de|ao\s+inv[eé]s\s+de|no\s+lugar\s+de)\b",
+            r"\b(?:ficamos|fiquei|mantivemos|mantive)\s+com\b",
             r"\bsettled\s+on\b",
             r"\bopted\s+(?:for|to)\b",
             r"\b(?:we(?:'ll| will)|will)\s+use\b",
@@ -79,7 +83,12 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised)\b",
             r"\bthe\s+fix\s+(?:was|is)\b",
             r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
-            r"\bcame\s+from\b|\bstems?\s+from\b",
+            r"\bcame\s+from\b|\bstems?\s+from\b|\bcomes\s+from\b",
+            r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
+            r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
+            r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
+            r"\b(?:vinha|vem|veio)\s+d[oae]s?\b|\bpor\s+causa\s+d[oae]s?\b",
+            r"\b(?:era|foi)\s+causad[oa]\b|\bo\s+motivo\s+(?:era|foi|é)\b",
             r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|hangs?)\b.*\b(?:because|since)\b",
             r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
             r"^it\s+was\s+(?:the|a|an)\b",
@@ -114,6 +123,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:we|you)\s+(?:always|never)\b|\b(?:is|are|be)\s+(?:always|never)\b",
             r"\band\s+never\s+\w+",
             r"^(?:remember|don't\s+forget)\s+to\b",
+            r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
             r"\bmake\s+sure\s+(?:to|that|you)\b",
             r"\b(?:must|should)\s+always\b",
             r"\b(?:o\s+projeto|este\s+projeto|o\s+repositório|o\s+time|a\s+equipe)\s+"
@@ -147,6 +157,8 @@ NARRATION = words(
     r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
     r"|ler|rodar|abrir|procurar)\b",
     r"\b(?:wants|asked|needs)\s+me\s+to\b|\bquer\s+que\s+eu\b",
+    r"^(?:nota|importante|obs)\s*:\s*(?:eu\s+)?(?:só|não|nao)\s+\w+(?:ei|i)\b",
+    r"\b(?:for\s+now|for\s+this\s+run|temporarily|por\s+enquanto|por\s+ora|nesta\s+execução)\b",
 )
 # "I'll use X instead of Y" opens like narration but records a choice.
 DECIDED_IN_PASSING = words(
@@ -158,6 +170,10 @@ NEXT_STEPS = words(
     r"^(?:#+\s*)?\**\s*(?:next\s+steps?|remaining(?:\s+work)?|still\s+to\s+do|unfinished|"
     r"follow[- ]ups?|pr[oó]ximos\s+passos|pend[eê]ncias|falta(?:m)?(?:\s+fazer)?)\s*\**\s*:?\s*\**$"
 )
+
+
+STACK_FRAME = re.compile(r"^at\s+[\w$.<>]+\s*\(.*\)$|^at\s+\S+:\d+")
+INLINE_CODE = re.compile(r"`[^`\n]+`")
 
 
 def looks_like_output(line: str) -> bool:
@@ -177,7 +193,6 @@ def looks_like_output(line: str) -> bool:
             "diff --git",
             "Traceback (",
             'File "',
-            "at ",
             "E  ",
             "|",
             "```",
@@ -193,8 +208,12 @@ def looks_like_output(line: str) -> bool:
         return True
     if re.match(r"^[+-](?![-+\s]*$)\S", stripped) and not BULLET.match(line):
         return True  # a diff line
-    letters = sum(ch.isalpha() for ch in stripped)
-    return letters < len(stripped) * 0.5  # mostly symbols, paths, numbers
+    if STACK_FRAME.match(stripped):
+        return True
+    # Inline code counts as one word, so prose full of `identifiers` still reads as prose.
+    prose = INLINE_CODE.sub("code", stripped)
+    letters = sum(ch.isalpha() for ch in prose)
+    return letters < len(prose) * 0.5  # mostly symbols, paths, numbers
 
 
 def prose_units(text: str) -> Iterator[tuple[str, bool]]:
