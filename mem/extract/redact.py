@@ -5,10 +5,11 @@ from collections.abc import Callable
 from functools import cache
 
 MARKER_PREFIX = "[REDACTED:"
+MIN_ASSIGNED_SECRET_CHARS = 6
 
 # Values that stand for a secret without being one: documentation, templates, masked output.
-# `changeme` is a known default rather than a secret, and "the default password is changeme"
-# is worth remembering, so it stays; `postgres:postgres@` style dev defaults are still redacted.
+# `changeme` is a well-known default, not a secret, and "the default password is changeme" is
+# worth remembering. In `user:password@` URLs, curl -u and SQL every word counts, even these.
 PLACEHOLDER_VALUES = frozenset(
     {
         "changeme", "change_me", "change-me", "password", "passwd", "secret", "token",
@@ -17,31 +18,13 @@ PLACEHOLDER_VALUES = frozenset(
         "masked", "notset", "not-set", "not_set", "bearer", "basic",
     }
 )  # fmt: skip
-PLACEHOLDER_PREFIXES = ("your", "replace", "insert", "enter-", "enter_", "example", "placeholder")
-MIN_ASSIGNED_SECRET_CHARS = 6
+PLACEHOLDER_PREFIXES = (
+    "your_", "your-", "<your", "replace_", "replace-", "insert_", "insert-", "enter_", "enter-",
+    "example", "placeholder",
+)  # fmt: skip
 
 _Replace = Callable[[re.Match[str]], str | None]
-
-# Key names whose value is a secret. Strong words may be glued to a prefix (PGPASSWORD,
-# dbpassword); weak ones need a separator or a camelCase hump so `bypass=` is left alone.
-_STRONG_WORDS = (
-    r"secret[_-]?access[_-]?key|(?:api|secret|private|access|auth|signing|encryption|master)"
-    r"[_-]?key|apikey|password|passwd|passphrase|secret|token"
-)
-_NAME = (
-    r"(?P<name>[\w.\-]*?(?P<strong>(?i:" + _STRONG_WORDS + r"))"
-    r"|(?:[\w.\-]*?[_.\-]|[\w.\-]*?[a-z0-9](?=[A-Z]))?(?P<weak>(?i:pass|pwd)))"
-)
-_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd"})
-
-_PATH = re.compile(r"(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]*)+")
-_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-# A call or subscript: getpass.getpass(...), os.environ[...], SecretStr(...), not `Xy7(kd9!`.
-_CALL = re.compile(r"(?:[A-Za-z_]\w*\.)*(?:[a-z_][a-z0-9_]*|(?:[A-Z][a-z]+)+)[(\[]")
-_CLASS_NAME = re.compile(r"(?:[A-Z][a-z]+){2,}")
-_ALPHA_NAME = re.compile(r"[A-Za-z_]+")
-_SECRET_WORD = re.compile(r"(?i:" + _STRONG_WORDS + r"|pass|pwd)")
-_LINE_END = re.compile(r"[ \t]*(?:#.*)?\r?")
+_Check = Callable[[str], bool]
 
 
 def redact(text: str) -> tuple[str, int]:
@@ -51,10 +34,175 @@ def redact(text: str) -> tuple[str, int]:
     again on its own output finds nothing more.
     """
     total = 0
-    for pattern, replace in _rules():
+    for hints, pattern, replace in _rules():
+        if hints and not any(hint in text for hint in hints):
+            continue
         text, count = _substitute(pattern, replace, text)
         total += count
     return text, total
+
+
+# --- patterns -------------------------------------------------------------------------------
+
+# Key names whose value is a secret. Strong words may be glued to a prefix (PGPASSWORD,
+# dbpassword); weak ones need a separator or a camelCase hump, so `bypass=` is left alone.
+_STRONG_WORDS = (
+    r"secret[_-]?access[_-]?key|(?:api|secret|private|access|auth|signing|encryption|master)"
+    r"[_-]?key|apikey|password|passwd|passphrase|secret|token"
+)
+_NAME = (
+    rf"(?P<name>[\w.\-]*?(?P<strong>(?i:{_STRONG_WORDS}))"
+    r"|(?:[\w.\-]*?[_.\-]|[\w.\-]*?[a-z0-9](?=[A-Z]))?(?P<weak>(?i:pass|pwd)))"
+)
+
+# Whole tokens, known by prefix and alphabet: (kind, hints, pattern, check). The pattern runs
+# only when one of its hints occurs in the text, which keeps long transcripts cheap.
+_TOKENS: tuple[tuple[str, tuple[str, ...], str, _Check | None], ...] = (
+    (
+        "aws-access-key",
+        ("AKIA", "ASIA", "ABIA", "ACCA"),
+        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
+        None,
+    ),
+    (
+        "github-token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9_])",
+        None,
+    ),
+    (
+        "github-token",
+        ("github_pat_",),
+        r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])",
+        None,
+    ),
+    (
+        "gitlab-token",
+        ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glcbt-", "gloas-"),
+        r"(?<![\w-])gl(?:pat|dt|rt|ptt|ft|cbt|oas)-[\w-]{20,255}(?![\w-])",
+        None,
+    ),
+    ("slack-token", ("xox",), r"(?<![\w-])xox[abposre]-[A-Za-z0-9-]{10,250}(?![\w-])", None),
+    ("slack-token", ("xapp-",), r"(?<![\w-])xapp-\d-[A-Za-z0-9-]{10,250}(?![\w-])", None),
+    ("anthropic-key", ("sk-ant-",), r"(?<![\w-])sk-ant-[\w-]{20,}", None),
+    # `sk-` also starts ordinary hyphenated words, so the body must look random.
+    (
+        "openai-key",
+        ("sk-",),
+        r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}",
+        lambda key: _has_digit(key) and _has_lower(key) and _has_upper(key),
+    ),
+    ("google-api-key", ("AIza",), r"(?<![\w-])AIza[\w-]{35}(?![\w-])", None),
+    ("google-oauth-token", ("ya29.",), r"(?<![\w-])ya29\.[\w-]{20,}", None),
+    (
+        "stripe-key",
+        ("_live_", "_test_"),
+        r"(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}",
+        None,
+    ),
+    ("stripe-webhook-secret", ("whsec_",), r"(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{24,}", None),
+    ("npm-token", ("npm_",), r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])", None),
+    ("pypi-token", ("pypi-AgE",), r"(?<![\w-])pypi-AgE[\w-]{50,}", None),
+    ("huggingface-token", ("hf_",), r"(?<![A-Za-z0-9_])hf_[A-Za-z]{34}(?![A-Za-z0-9_])", None),
+    ("sendgrid-key", ("SG.",), r"(?<![\w-])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])", None),
+    ("jwt", ("eyJ",), r"(?<![\w-])eyJ[\w-]{5,}\.ey[\w-]{5,}\.[\w-]*", None),
+)
+
+_PEM_BEGIN = r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_END = r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_BREAK = r"(?:\r?\n|\\n)[ \t]*"  # a newline, or a `\n` escape inside a JSON string
+_PEM_LINE = (
+    r"(?:[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|\\n|\Z))"
+    r"|(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\n\\]*)"
+)
+# BEGIN ... END on one line (spaces or `\n` escapes), or line by line. A block cut off before
+# its END line ends at its last base64 line, not at the end of the text; a BEGIN line alone,
+# as in prose about key files, is no secret.
+_PRIVATE_KEY = (
+    rf"{_PEM_BEGIN}(?:[A-Za-z0-9+/=\\ \t:,-]{{16,8192}}?{_PEM_END}"
+    rf"|(?:(?:{_PEM_BREAK})+{_PEM_LINE})+(?:(?:{_PEM_BREAK})+{_PEM_END})?)"
+)
+_SLACK_WEBHOOK = (
+    r"https://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[\w/-]{10,})"
+)
+# scheme://user:password@host; a password may hold `@`, so backtrack to the last one.
+_CONNECTION = (
+    r"\b[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^:/?#@\s\"'<>\[\]]*:"
+    r"(?P<secret>[^\s/?#\"'<>`]+)@(?=[\w\[])"
+)
+_CURL_USER = (
+    r"\bcurl\b(?:[ \t]+\S+){0,40}?[ \t]+(?:-u|--user)[ \t=]*[\"']?[^\s:\"'$]+:"
+    r"(?P<secret>[^\s\"']+)"
+)
+_SQL_PASSWORD = r"(?i:\b(?:password|identified[ \t]+by))[ \t]+'(?P<secret>[^'\n]+)'"
+_AUTH_HEADER = (
+    r"(?i:\b(?:proxy-)?authorization)\\?[\"']?[ \t]*[:=][ \t]*f?\\?[\"']?[ \t]*"
+    r"(?:(?P<scheme>(?i:bearer|basic|token|bot))[ \t]+)?(?P<credential>[\w.~+/=\-]+)"
+)
+_BARE_BEARER = r"(?<![\w-])(?i:bearer)[ \t]+(?P<secret>[\w.~+/\-]{16,}=*)"
+_K8S_ENV = (
+    rf"\bname:[ \t]*[\"']?{_NAME}[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]+)?value:[ \t]*"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s#]+)"
+)
+# KEY=value (.env, shell, Dockerfile) or `key: value` (YAML) at the start of a line: the value
+# runs to the next whitespace, so symbols in generated passwords do not cut it short.
+_LINE_ASSIGNMENT = (
+    rf"(?m)^[ \t]*(?:-[ \t]+)?(?:(?:export|set|ENV|ARG)[ \t]+)?{_NAME}[ \t]*"
+    r"(?:=[ \t]*(?P<value>[^\s\"'`$<\[{(][^\s]*)"
+    r"|:[ \t]+(?P<yaml>[^\s\"'`$<\[{*&!|>][^\s]*)(?=[ \t]*(?:\#.*)?\r?$))"
+)
+# Anywhere in a line: key = "value", "key": "value", key: value, --key value, --key=value.
+_ASSIGNMENT = (
+    rf"(?<![\w.\-])(?P<kq>(?:\\?[\"'])?)(?P<dash>--)?{_NAME}(?P=kq)"
+    r"(?P<sep>(?(dash)(?:[ \t]*=[ \t]*|[ \t]+)"
+    r"|(?:[ \t]*(?::[ \t]*[A-Za-z_][\w.\[\]|, ]{0,40}?[ \t]*)?(?:=>|:=|=)[ \t]*|[ \t]*:[ \t]*)))"
+    r"(?:\\\"(?P<escaped>[^\"\\\n]*)\\\""
+    r"|\"(?P<double>(?:[^\"\\\n]|\\.)*)\""
+    r"|'(?P<single>[^'\n]*)'"
+    r"|(?P<bare>[^\s\"'`,;&(){}\[\]<>]+))"
+)
+
+_PATH = r"(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]*)+"
+_DOTTED_NAME = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"
+# A call or subscript: getpass.getpass(...), os.environ[...], SecretStr(...), but not `Xy7(k`.
+_CALL = r"(?:[A-Za-z_]\w*\.)*(?:[a-z_][a-z0-9_]*|(?:[A-Z][a-z]+)+)[(\[]"
+_BRACKETED = r"[A-Za-z_][\w.]*[(\[].*[)\]]"
+# Names of variables and classes (snake_case, camelCase, Capitalized), f"..." and r'...'.
+_IDENTIFIER = (
+    r"[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+)+|[rRbBuUfF]{1,2}[\"'].*"
+    r"|![A-Za-z]+"  # a YAML tag: !vault, !Ref, !ENV
+)
+_LETTERS = r"[A-Za-z_]+"
+_HEX_COLOUR = r"#[0-9a-fA-F]{3,8}"
+_SECRET_WORD = rf"(?i:{_STRONG_WORDS}|pass|pwd)"
+_LINE_END = r"[ \t]*(?:#|\r?(?:\n|\Z))"  # the end of the line, or a comment
+_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd"})
+
+
+@cache
+def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace], ...]:
+    """Compile on first use, not at import: `mem` starts before every agent launch.
+
+    Order matters: blocks and prefixed tokens go first, so the looser key/value rules then
+    find a marker where the secret was, and skip it instead of counting it twice.
+    """
+    rules: list[tuple[tuple[str, ...], str, _Replace]] = [
+        (("PRIVATE KEY",), _PRIVATE_KEY, _whole("private-key")),
+        *((hints, pattern, _whole(kind, check)) for kind, hints, pattern, check in _TOKENS),
+        (("hooks.slack.com",), _SLACK_WEBHOOK, _secret_group("slack-webhook")),
+        (("://",), _CONNECTION, _secret_group("password", is_literal=True)),
+        (("curl",), _CURL_USER, _secret_group("password", is_literal=True)),
+        ((), _SQL_PASSWORD, _secret_group("password", is_literal=True)),
+        ((), _AUTH_HEADER, _replace_header),
+        ((), _BARE_BEARER, _secret_group("bearer-token", check=_has_letter_and_digit)),
+        (("name:",), _K8S_ENV, _replace_k8s_env),
+        ((), _LINE_ASSIGNMENT, _replace_line_assignment),
+        ((), _ASSIGNMENT, _replace_assignment),
+    ]
+    return tuple((hints, re.compile(pattern), replace) for hints, pattern, replace in rules)
+
+
+# --- replacing ------------------------------------------------------------------------------
 
 
 def _substitute(pattern: re.Pattern[str], replace: _Replace, text: str) -> tuple[str, int]:
@@ -76,12 +224,12 @@ def _marker(kind: str) -> str:
 
 
 def _replace_span(match: re.Match[str], start: int, end: int, kind: str) -> str:
-    """The match with [start, end) (absolute offsets) replaced by the marker."""
+    """The matched text with [start, end) (offsets in the whole text) replaced by a marker."""
     text = match.string
     return text[match.start() : start] + _marker(kind) + text[end : match.end()]
 
 
-def _whole(kind: str, check: Callable[[str], bool] | None = None) -> _Replace:
+def _whole(kind: str, check: _Check | None = None) -> _Replace:
     def replace(match: re.Match[str]) -> str | None:
         if check is not None and not check(match.group(0)):
             return None
@@ -90,125 +238,26 @@ def _whole(kind: str, check: Callable[[str], bool] | None = None) -> _Replace:
     return replace
 
 
-def _group(kind: str, group: str, min_chars: int = 1) -> _Replace:
+def _secret_group(kind: str, check: _Check | None = None, is_literal: bool = False) -> _Replace:
+    """Replace the `secret` group; `is_literal` for `user:password@`, where any word counts."""
+    min_chars = 1 if is_literal else MIN_ASSIGNED_SECRET_CHARS
+
     def replace(match: re.Match[str]) -> str | None:
-        if not _is_secret_value(match.group(group), kind, min_chars):
+        value = match.group("secret")
+        if not _is_secret_value(value, kind, min_chars, skip_placeholder_words=not is_literal):
             return None
-        return _replace_span(match, *match.span(group), kind)
+        if check is not None and not check(value):
+            return None
+        return _replace_span(match, *match.span("secret"), kind)
 
     return replace
-
-
-def _has_mixed_case_and_digit(value: str) -> bool:
-    return (
-        any(c.isdigit() for c in value)
-        and any(c.islower() for c in value)
-        and any(c.isupper() for c in value)
-    )
-
-
-def _has_letter_and_digit(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-
-
-def _looks_like_secret(value: str) -> bool:
-    """Not a plain word: prose after `token:` or `--password` is usually a lowercase word."""
-    return not value.isalpha() or (
-        any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
-    )
-
-
-def _is_secret_value(value: str, kind: str, min_chars: int = MIN_ASSIGNED_SECRET_CHARS) -> bool:
-    """False for values that are too short, placeholders, templates, masks or paths."""
-    lowered = value.lower()
-    return not (
-        len(value) < min_chars
-        or MARKER_PREFIX in value
-        or lowered in PLACEHOLDER_VALUES
-        or lowered.startswith(PLACEHOLDER_PREFIXES)
-        or value[0] in "$%<{*"  # $VAR, ${VAR}, %(name)s, <password>, {{ var }}, ******
-        or "..." in value
-        or "…" in value
-        or set(lowered) <= set("x*.•#-_ ")
-        or (kind != "password" and value.isdigit())
-        or _PATH.fullmatch(value) is not None
-    )
-
-
-def _is_code(value: str, following: str) -> bool:
-    """True when an unquoted value reads as an expression (os.environ[...], self.token, str)."""
-    return (
-        following in ("(", "[")
-        or _DOTTED_NAME.fullmatch(value) is not None
-        or _CALL.match(value) is not None
-        or _CLASS_NAME.fullmatch(value) is not None
-        or (_ALPHA_NAME.fullmatch(value) is not None and _SECRET_WORD.search(value) is not None)
-        or (value.isupper() and _ALPHA_NAME.fullmatch(value) is not None)  # a METAVAR or CONST
-    )
-
-
-def _assignment_kind(name: str, word: str) -> str:
-    normalized = word.lower().replace("_", "").replace("-", "")
-    if normalized in _PASSWORD_WORDS:
-        return "password"
-    if normalized == "secretaccesskey" or ("aws" in name.lower() and "secret" in normalized):
-        return "aws-secret-key"
-    if normalized == "token":
-        return "token"
-    if normalized == "apikey":
-        return "api-key"
-    return "secret"
-
-
-def _word(match: re.Match[str]) -> str:
-    return match.group("strong") or match.group("weak")
-
-
-def _replace_line_assignment(match: re.Match[str]) -> str | None:
-    """`KEY=value` or `key: value` at the start of a line: the value runs to the whitespace."""
-    group = "value" if match.group("value") is not None else "yaml"
-    start, end = match.span(group)
-    value = match.group(group).rstrip(",;")
-    end = start + len(value)
-    kind = _assignment_kind(match.group("name"), _word(match))
-    if _is_code(value, "") or not _is_secret_value(value, kind):
-        return None
-    return _replace_span(match, start, end, kind)
-
-
-def _replace_assignment(match: re.Match[str]) -> str | None:
-    """`key = "value"`, `"key": "value"`, `key: value`, `--key value` anywhere in a line."""
-    group = next(g for g in ("escaped", "double", "single", "bare") if match.group(g) is not None)
-    start, end = match.span(group)
-    value = match.group(group)
-    kind = _assignment_kind(match.group("name"), _word(match))
-    if group == "bare":
-        value = value.rstrip(".")  # a sentence's full stop
-        end = start + len(value)
-        if not value or _is_code(value, match.string[end : end + 1]):
-            return None
-        sep = match.group("sep")
-        loose = sep.strip() == "" or (":" in sep and "=" not in sep)
-        if loose and not (_ends_value(match.string, end) or _looks_like_secret(value)):
-            return None
-    if not value or not _is_secret_value(value, kind):
-        return None
-    return _replace_span(match, start, end, kind)
-
-
-def _ends_value(text: str, end: int) -> bool:
-    """A closing quote or bracket, a comma, or the end of the line follows."""
-    if text[end : end + 1] in ('"', "'", "`", ",", ";", ")", "}", "]"):
-        return True
-    line_end = text.find("\n", end)
-    return _LINE_END.fullmatch(text, end, len(text) if line_end < 0 else line_end) is not None
 
 
 def _replace_header(match: re.Match[str]) -> str | None:
     scheme = (match.group("scheme") or "").lower()
     credential = match.group("credential")
     if not scheme and credential.lower() in ("bearer", "basic", "token", "bot", "digest"):
-        return None
+        return None  # the real credential was a $VARIABLE or is already redacted
     kind = {"bearer": "bearer-token", "basic": "basic-auth"}.get(scheme, "auth-token")
     if not _is_secret_value(credential, kind):
         return None
@@ -220,107 +269,131 @@ def _replace_k8s_env(match: re.Match[str]) -> str | None:
     value = match.group("value")
     if value[:1] in ('"', "'"):
         start, end, value = start + 1, end - 1, value[1:-1]
-    kind = _assignment_kind(match.group("name"), _word(match))
-    if not _is_secret_value(value, kind):
+    kind = _assignment_kind(match)
+    if not value or not _is_secret_value(value, kind):
         return None
     return _replace_span(match, start, end, kind)
 
 
-# Whole tokens recognised by their prefix and alphabet: (kind, pattern, extra check).
-_TOKENS: tuple[tuple[str, str, Callable[[str], bool] | None], ...] = (
-    ("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])", None),
-    ("github-token", r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9_])", None),
-    ("github-token", r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])", None),
-    ("gitlab-token", r"(?<![\w-])gl(?:pat|dt|rt|ptt|ft|cbt|oas)-[\w-]{20,255}(?![\w-])", None),
-    ("slack-token", r"(?<![\w-])xox[abposre]-[A-Za-z0-9-]{10,250}(?![\w-])", None),
-    ("slack-token", r"(?<![\w-])xapp-\d-[A-Za-z0-9-]{10,250}(?![\w-])", None),
-    ("anthropic-key", r"(?<![\w-])sk-ant-[\w-]{20,}", None),
-    ("openai-key", r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}", _has_mixed_case_and_digit),
-    ("google-api-key", r"(?<![\w-])AIza[\w-]{35}(?![\w-])", None),
-    ("google-oauth-token", r"(?<![\w-])ya29\.[\w-]{20,}", None),
-    ("stripe-key", r"(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", None),
-    ("stripe-webhook-secret", r"(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{24,}", None),
-    ("npm-token", r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])", None),
-    ("pypi-token", r"(?<![\w-])pypi-AgE[\w-]{50,}", None),
-    ("huggingface-token", r"(?<![A-Za-z0-9_])hf_[A-Za-z]{34}(?![A-Za-z0-9_])", None),
-    ("sendgrid-key", r"(?<![\w-])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])", None),
-    ("jwt", r"(?<![\w-])eyJ[\w-]{5,}\.ey[\w-]{5,}\.[\w-]*", None),
-)
-
-_PEM_BEGIN = r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-_PEM_END = r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-_PEM_BREAK = r"(?:\r?\n|\\n)[ \t]*"  # a newline, or a `\n` escape inside a JSON string
-_PEM_LINE = (
-    r"(?:[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|\\n|\Z))"
-    r"|(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\n\\]*)"
-)
-# Either BEGIN ... END on one line (spaces or `\n` escapes), or line by line; a block cut off
-# before its END line ends with its last base64 line, not at the end of the text. A BEGIN line
-# alone, as in prose about key files, is not a secret.
-_PRIVATE_KEY = (
-    rf"{_PEM_BEGIN}(?:[A-Za-z0-9+/=\\ \t:,-]{{16,8192}}?{_PEM_END}"
-    rf"|(?:(?:{_PEM_BREAK})+{_PEM_LINE})+(?:(?:{_PEM_BREAK})+{_PEM_END})?)"
-)
-_SLACK_WEBHOOK = r"https://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<path>[\w/-]{10,})"
-# scheme://user:password@host: the password may hold `@`, so backtrack to the last one.
-_CONNECTION = (
-    r"\b[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^:/?#@\s\"'<>\[\]]*:"
-    r"(?P<password>[^\s/?#\"'<>`]+)@(?=[\w\[])"
-)
-_CURL_USER = r"\bcurl\b(?:[ \t]+\S+){0,40}?[ \t]+(?:-u|--user)[ \t=]*[\"']?[^\s:\"'$]+:(?P<password>[^\s\"']+)"
-_SQL_PASSWORD = r"(?i:\b(?:password|identified[ \t]+by))[ \t]+'(?P<password>[^'\n]+)'"
-_AUTH_HEADER = (
-    r"(?i:\b(?:proxy-)?authorization)\\?[\"']?[ \t]*[:=][ \t]*f?\\?[\"']?[ \t]*"
-    r"(?:(?P<scheme>(?i:bearer|basic|token|bot))[ \t]+)?(?P<credential>[\w.~+/=\-]+)"
-)
-_BARE_BEARER = r"(?<![\w-])(?i:bearer)[ \t]+(?P<credential>[\w.~+/\-]{16,}=*)"
-_LINE_ASSIGNMENT = (
-    r"(?m)^[ \t]*(?:-[ \t]+)?(?:(?:export|set|ENV|ARG)[ \t]+)?" + _NAME + r"[ \t]*"
-    r"(?:=[ \t]*(?P<value>[^\s\"'`$<\[{][^\s]*)"
-    r"|:[ \t]+(?P<yaml>[^\s\"'`$<\[{*&!|>][^\s]*)(?=[ \t]*(?:\#.*)?\r?$))"
-)
-_ASSIGNMENT = (
-    r"(?<![\w.\-])(?P<kq>(?:\\?[\"'])?)(?P<dash>--)?" + _NAME + r"(?P=kq)"
-    r"(?P<sep>(?(dash)(?:[ \t]*=[ \t]*|[ \t]+)"
-    r"|(?:[ \t]*(?::[ \t]*[A-Za-z_][\w.\[\]|, ]{0,40}?[ \t]*)?(?:=>|:=|==|=)[ \t]*|[ \t]*:[ \t]*)))"
-    r"(?:\\\"(?P<escaped>[^\"\\\n]*)\\\""
-    r"|\"(?P<double>(?:[^\"\\\n]|\\.)*)\""
-    r"|'(?P<single>[^'\n]*)'"
-    r"|(?P<bare>[^\s\"'`,;&(){}\[\]<>]+))"
-)
-_K8S_ENV = (
-    r"\bname:[ \t]*[\"']?" + _NAME + r"[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]+)?value:[ \t]*"
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s#]+)"
-)
+def _replace_line_assignment(match: re.Match[str]) -> str | None:
+    group = "value" if match.group("value") is not None else "yaml"
+    start = match.start(group)
+    value = match.group(group)
+    if group == "yaml" and value.endswith(","):
+        return None  # `key: name,` is an entry of a dict in code, not YAML
+    value = value.rstrip(",;")
+    kind = _assignment_kind(match)
+    if _is_code(value, following="") or not _is_secret_value(value, kind):
+        return None
+    return _replace_span(match, start, start + len(value), kind)
 
 
-@cache
-def _rules() -> tuple[tuple[re.Pattern[str], _Replace], ...]:
-    """Compile on first use, not at import: `mem` starts before every agent launch.
-
-    Order matters: whole blocks and prefixed tokens go first, so the looser key/value rules
-    then see a marker (never a secret) and skip it instead of counting it twice.
-    """
-    rules: list[tuple[str, _Replace]] = [(_PRIVATE_KEY, _whole("private-key"))]
-    rules += [(pattern, _whole(kind, check)) for kind, pattern, check in _TOKENS]
-    rules += [
-        (_SLACK_WEBHOOK, _group("slack-webhook", "path")),
-        (_CONNECTION, _group("password", "password")),
-        (_CURL_USER, _group("password", "password")),
-        (_SQL_PASSWORD, _group("password", "password")),
-        (_AUTH_HEADER, _replace_header),
-        (_BARE_BEARER, _whole_group_if("bearer-token", "credential", _has_letter_and_digit)),
-        (_K8S_ENV, _replace_k8s_env),
-        (_LINE_ASSIGNMENT, _replace_line_assignment),
-        (_ASSIGNMENT, _replace_assignment),
-    ]
-    return tuple((re.compile(pattern), replace) for pattern, replace in rules)
-
-
-def _whole_group_if(kind: str, group: str, check: Callable[[str], bool]) -> _Replace:
-    def replace(match: re.Match[str]) -> str | None:
-        if not check(match.group(group)):
+def _replace_assignment(match: re.Match[str]) -> str | None:
+    group = next(g for g in ("escaped", "double", "single", "bare") if match.group(g) is not None)
+    start, end = match.span(group)
+    value = match.group(group)
+    kind = _assignment_kind(match)
+    if group == "bare":
+        value = value.rstrip(".:")  # a sentence's full stop, `if token == other:`
+        end = start + len(value)
+        if not value or _is_code(value, following=match.string[end : end + 1]):
             return None
-        return _replace_span(match, *match.span(group), kind)
+        # After `--key ` or `key:` prose is as likely as a value: take a plain word after a
+        # flag never, after a colon only when nothing follows it on the line, as in YAML.
+        sep = match.group("sep")
+        if sep.strip() == "" and not _looks_random(value):
+            return None
+        is_colon = ":" in sep and "=" not in sep
+        if is_colon and not (_ends_value(match.string, end) or _looks_random(value)):
+            return None
+    if not value or not _is_secret_value(value, kind):
+        return None
+    return _replace_span(match, start, end, kind)
 
-    return replace
+
+# --- judging values -------------------------------------------------------------------------
+
+
+def _assignment_kind(match: re.Match[str]) -> str:
+    word = match.group("strong") or match.group("weak")
+    normalized = word.lower().replace("_", "").replace("-", "")
+    if normalized in _PASSWORD_WORDS:
+        return "password"
+    if normalized == "secretaccesskey" or (
+        "aws" in match.group("name").lower() and "secret" in normalized
+    ):
+        return "aws-secret-key"
+    if normalized == "token":
+        return "token"
+    if normalized == "apikey":
+        return "api-key"
+    return "secret"
+
+
+def _is_secret_value(
+    value: str,
+    kind: str,
+    min_chars: int = MIN_ASSIGNED_SECRET_CHARS,
+    skip_placeholder_words: bool = True,
+) -> bool:
+    """False for values too short to matter, placeholders, templates, masks and paths."""
+    lowered = value.lower()
+    return not (
+        len(value) < min_chars
+        or MARKER_PREFIX in value
+        or (skip_placeholder_words and lowered in PLACEHOLDER_VALUES)
+        or (skip_placeholder_words and lowered.startswith(PLACEHOLDER_PREFIXES))
+        or value[0] in "$<{"  # $VAR, ${VAR}, $(cmd), <password>, {{ var }}, {password}
+        or lowered.startswith(("%(", "%{", "%s"))
+        or (len(value) > 2 and value[0] == value[-1] == "%")  # %PASSWORD% on Windows
+        or "..." in value
+        or "…" in value
+        or set(lowered) <= set("x*.•#-_ ")  # ********, xxxxxxxx
+        or (kind != "password" and value.isdigit())
+        or re.fullmatch(_PATH, value) is not None
+        or re.fullmatch(_HEX_COLOUR, value) is not None
+    )
+
+
+def _is_code(value: str, following: str) -> bool:
+    """True when an unquoted value reads as an expression: os.environ[...], self.token, str."""
+    return (
+        following in ("(", "[")
+        or re.fullmatch(_DOTTED_NAME, value) is not None
+        or value.startswith("(")
+        or re.match(_CALL, value) is not None
+        or re.fullmatch(_BRACKETED, value) is not None
+        or re.fullmatch(_IDENTIFIER, value) is not None
+        or (
+            re.fullmatch(_LETTERS, value) is not None and re.search(_SECRET_WORD, value) is not None
+        )
+        or (value.isupper() and re.fullmatch(_LETTERS, value) is not None)  # a METAVAR or CONSTANT
+    )
+
+
+def _ends_value(text: str, end: int) -> bool:
+    """A closing quote, the end of the line or a comment follows."""
+    if text[end : end + 1] in ('"', "'", "`"):
+        return True
+    return re.compile(_LINE_END).match(text, end) is not None
+
+
+def _looks_random(value: str) -> bool:
+    """Anything but a plain word: digits, symbols, or capitals after the first letter."""
+    return not value.isalpha() or (_has_upper(value[1:]) and _has_lower(value))
+
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def _has_lower(value: str) -> bool:
+    return any(c.islower() for c in value)
+
+
+def _has_upper(value: str) -> bool:
+    return any(c.isupper() for c in value)
+
+
+def _has_letter_and_digit(value: str) -> bool:
+    return _has_digit(value) and any(c.isalpha() for c in value)

@@ -604,5 +604,10 @@ NOT_SECRETS: list[str] = [
     "Prefixes: ghp_ for classic GitHub tokens, glpat- for GitLab, sk-ant- for Anthropic.",
     "valueFrom:\n  secretKeyRef:\n    name: db-credentials\n    key: password",
     "is_secret: false\nrotate_tokens: true\nbypass=enabled",
-    "postgres://user:password@localhost:5432/app (the example from the README)",
+    'if token == "integer":\n    return Integer(value)',
+    "STYLES = {\n    Token: foreground,\n    Keyword: COLORS['white'],\n    Name: '#d0d0d0',\n}",
+    "token = Punctuation\nutil._assertion_pass = saved_assert_hooks",
+    "pattern_token = rf'(?:[^\"{_nl}])+'",
+    "Credentials can be given with the --username and --password options",
+    "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
 ]
