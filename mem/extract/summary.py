@@ -20,6 +20,7 @@ class SessionSummary:
 
     summary_line: str = ""
     last_text: str = ""
+    first_prompt: str = ""
     decisions: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     commits: list[str] = field(default_factory=list)
@@ -39,6 +40,8 @@ class SessionSummary:
         for commit in message.commits:
             if commit not in self.commits:
                 self.commits.append(commit)
+        if message.role == "user" and not self.first_prompt and message.text.strip():
+            self.first_prompt = message.text
         if message.role in ("assistant", "result") and message.text.strip():
             found = SUMMARY_LINE.findall(message.text)
             if found:
@@ -53,13 +56,15 @@ class SessionSummary:
 
     @property
     def what(self) -> str:
-        """The `SUMMARY:` line, else the first sentence of the agent's final message."""
+        """The `SUMMARY:` line, else the first sentence of the agent's final message, else what
+        the person asked for."""
         if self.summary_line:
             return self.summary_line
-        for unit, _ in prose_units(self.last_text):
-            sentence = clean(unit.lstrip("-*+ "))
-            if len(sentence) >= 15:
-                return cap(sentence)
+        for text, lead in ((self.last_text, ""), (self.first_prompt, "Asked: ")):
+            for unit, _ in prose_units(text):
+                sentence = clean(unit.lstrip("-*+ "))
+                if len(sentence) >= 15:
+                    return lead + cap(sentence)
         return ""
 
     def render(self) -> str:
