@@ -36,6 +36,9 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"^(?:still\s+(?:need|needs|have)\s+to|remaining\s*:|left\s+to\s+do\s*:)",
             r"^(?:ainda\s+)?falta(?:m)?\s+(?:\w+r\b|fazer\b)",
             r"^pr[oó]ximo\s+passo\s*:\s*\S",
+            r"\b(?:still|ainda)\s+(?:\S+\s+){0,3}(?:needs?|should|must|has\s+to|have\s+to"
+            r"|precisa(?:m)?|deve(?:m)?)\b",
+            r"\b(?:needs?|precisa(?:m)?)\s+(?:to\s+be|ser)\s+\w+",
         ),
     ),
     (
@@ -48,6 +51,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"|against)\b",
             r"\b(?:chose|choosing|picked|prefer(?:red)?)\s+\S+(?:\s+\S+){0,3}\s+over\s+\S",
             r"^(?:chose|picked|switched|opted|adopted|standardi[sz]ed\s+on)\b",
+            r"^(?:kept|pinned|made|replaced|moved|dropped|used|split|wrapped|preferred|"
+            r"troquei|recriei|tirei|preferi|mantive|usei|fixei|movi|substitu[ií])\b.*\b(?:so\s+that|"
+            r"so|because|instead\s+of|rather\s+than|since|to\s+avoid|to\s+keep|porque|pra|para|"
+            r"no\s+lugar|em\s+vez)\b",
             r"\b(?:went|going|go)\s+with\b",
             r"\b(?:stayed|stuck|staying|sticking)\s+with\b",
             r"\b(?:rather\s+than|in\s+favou?r\s+of)\b",
@@ -84,6 +91,11 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\bthe\s+fix\s+(?:was|is)\b",
             r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
             r"\bcame\s+from\b|\bstems?\s+from\b|\bcomes\s+from\b",
+            r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|never|stuck|dropped|jumps?|jumped|"
+            r"looked|lost|leaked|timed\s+out|duplicated?|n[aã]o|nunca|travava|sumiam?|custava)\b"
+            r".*\b(?:because|porque|since|as\s+soon\s+as|when)\b",
+            r"\b(?:same|the\s+real)\s+cause\b|\bcaused\b",
+            r"\bonly\s+\w+(?:\s+\w+)?\s+(?:when|if|after)\b",
             r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
             r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
             r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
@@ -122,6 +134,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"|log|expose|include|wrap|validate|return|create|delete|generate)\b",
             r"\b(?:we|you)\s+(?:always|never)\b|\b(?:is|are|be)\s+(?:always|never)\b",
             r"\band\s+never\s+\w+",
+            r"\b(?:always|never|sempre|nunca)\b",
+            r"\b(?:here|aqui)\s+(?:always|never|sempre|nunca)\b",
             r"^(?:remember|don't\s+forget)\s+to\b",
             r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
             r"\bmake\s+sure\s+(?:to|that|you)\b",
@@ -147,6 +161,17 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
 )
 
+# What a person states in a prompt that is worth keeping: how they want things done.
+USER_FACTS = words(
+    r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
+    r"\b(?:i|we)\s+(?:want|need|like|prefer|would\s+like|'d\s+like)\b",
+    r"\bwe\s+(?:don't|do\s+not|never|always|only|target|use|keep|ship)\b",
+    r"\b(?:keep|leave)\s+(?:all|every|the)\b",
+    r"\bthat's\s+how\b|\bthe\s+rest\s+of\s+the\s+(?:app|code|codebase)\b",
+    r"\b(?:n[aã]o\s+(?:mexe|mexa|use|usa|mude|troque)|prefiro|quero|queremos|usamos|"
+    r"mantenha|sempre|nunca)\b",
+)
+
 # Sentences about what the agent is doing right now, not what it learned or decided.
 NARRATION = words(
     r"^(?:let me|let's|i'll|i will|i'm going to|i am going to|now i|next,? i|first,? i|"
@@ -157,7 +182,8 @@ NARRATION = words(
     r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
     r"|ler|rodar|abrir|procurar)\b",
     r"\b(?:wants|asked|needs)\s+me\s+to\b|\bquer\s+que\s+eu\b",
-    r"^(?:nota|importante|obs)\s*:\s*(?:eu\s+)?(?:só|não|nao)\s+\w+(?:ei|i)\b",
+    r"^(?:nota|importante|obs)\s*:\s*(?:eu\s+)?(?:(?:só|não|nao)\s+)?\w+(?:ei|i)\b",
+    r"\b(?:mudou|mudaram|changed|touched)\s+(?:só|only)\b",
     r"\b(?:for\s+now|for\s+this\s+run|temporarily|por\s+enquanto|por\s+ora|nesta\s+execução)\b",
 )
 # "I'll use X instead of Y" opens like narration but records a choice.
@@ -166,6 +192,104 @@ DECIDED_IN_PASSING = words(
 )
 BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])")
+
+
+def section(*names: str) -> re.Pattern[str]:
+    """A heading (or a short `Title:` line) naming a section of a summary."""
+    return re.compile(
+        r"^(?:#+\s*)?\**\s*(?:" + "|".join(names) + r")\s*\**\s*:?\s*\**$", re.IGNORECASE
+    )
+
+
+# What the bullets and sentences under a heading are, when the heading says so.
+SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        section(
+            r"follow[- ]ups?",
+            r"todo",
+            r"to[- ]do",
+            r"pending",
+            r"not\s+done(?:\s+yet)?",
+            r"left\s+for\s+later",
+            r"open\s+items",
+            r"pend[eê]ncias",
+            r"pendente",
+            r"a\s+fazer",
+            r"fica\s+pendente",
+            r"ainda\s+n[aã]o\s+feito",
+        ),
+        "tasks",
+        "task",
+    ),
+    (
+        section(
+            r"why",
+            r"root\s+cause",
+            r"cause",
+            r"what\s+went\s+wrong",
+            r"what\s+was\s+wrong",
+            r"diagnosis",
+            r"findings",
+            r"por\s+qu[eê]",
+            r"causa(?:\s+raiz)?",
+            r"o\s+que\s+(?:estava|deu)\s+errado",
+            r"diagn[oó]stico",
+        ),
+        "lessons",
+        "lesson",
+    ),
+    (
+        section(
+            r"known\s+issues",
+            r"caveats?",
+            r"gotchas?",
+            r"heads[- ]up",
+            r"warnings?",
+            r"limitations?",
+            r"risks?",
+            r"problemas\s+conhecidos",
+            r"limita[cç][oõ]es",
+            r"riscos?",
+            r"aten[cç][aã]o",
+        ),
+        "lessons",
+        "warning",
+    ),
+    (
+        section(r"(?:design\s+)?decisions?", r"approach", r"decis[oõ]es", r"abordagem"),
+        "decisions",
+        "decision",
+    ),
+    (
+        section(
+            r"conventions?",
+            r"preferences?",
+            r"notes?\s+for\s+next\s+time",
+            r"conven[cç][oõ]es",
+            r"prefer[eê]ncias",
+        ),
+        "facts",
+        "convention",
+    ),
+)
+# A lead-in that files the rest of its sentence.
+LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        words(
+            r"^(?:not\s+done|left\s+for\s+later|pending|follow[- ]up|fica\s+pendente|"
+            r"pendente|ainda\s+n[aã]o)\b\s*:?"
+        ),
+        "tasks",
+        "task",
+    ),
+    (words(r"^(?:heads[- ]up|fyi|caveat|known\s+issue)\s*:"), "lessons", "warning"),
+    (
+        words(r"^(?:cause|causa|motivo)\s*:", r"^(?:why|por\s+qu[eê])\b[^:]{0,40}:"),
+        "lessons",
+        "lesson",
+    ),
+)
+
 NEXT_STEPS = words(
     r"^(?:#+\s*)?\**\s*(?:next\s+steps?|remaining(?:\s+work)?|still\s+to\s+do|unfinished|"
     r"follow[- ]ups?|pr[oó]ximos\s+passos|pend[eê]ncias|falta(?:m)?(?:\s+fazer)?)\s*\**\s*:?\s*\**$"
@@ -216,6 +340,15 @@ def looks_like_output(line: str) -> bool:
     return letters < len(prose) * 0.5  # mostly symbols, paths, numbers
 
 
+HEADING_MARK = "\x00"  # prefixes a heading among the units prose_units yields
+
+
+def is_title_line(line: str) -> bool:
+    """A short line that names what follows: `**Why:**`, `Known issues:`."""
+    bare = line.strip("*_ ")
+    return len(bare) <= 40 and bare.endswith(":") and len(bare.split()) <= 5
+
+
 def prose_units(text: str) -> Iterator[tuple[str, bool]]:
     """Yield (unit, is_bullet) for the prose of a message: paragraphs' sentences and list items,
     skipping code fences, tool output and headings."""
@@ -238,11 +371,9 @@ def prose_units(text: str) -> Iterator[tuple[str, bool]]:
         if in_fence or not stripped or looks_like_output(line):
             yield from flush()
             continue
-        if stripped.startswith("#"):
+        if stripped.startswith("#") or is_title_line(stripped):
             yield from flush()
-            heading = stripped.lstrip("#").strip()
-            if NEXT_STEPS.match(heading):
-                yield heading, False
+            yield HEADING_MARK + stripped.lstrip("#").strip(), False
             continue
         if BULLET.match(line):
             yield from flush()
@@ -255,15 +386,15 @@ def prose_units(text: str) -> Iterator[tuple[str, bool]]:
 def extract(text: str) -> Iterator[Candidate]:
     """Yield the candidates in one message's prose."""
     in_next_steps = False
+    filed: tuple[str, str] | None = None  # the category a section heading gives what follows
     for unit, is_bullet in prose_units(text):
-        bullet = BULLET.match(unit) if is_bullet else None
-        body = unit[bullet.end() :] if bullet else unit
-        body = clean(body)
-        if NEXT_STEPS.match(body) or NEXT_STEPS.match(body.rstrip(":") + ":"):
-            in_next_steps = True
+        if unit.startswith(HEADING_MARK):
+            heading = clean(unit[1:])
+            in_next_steps = bool(NEXT_STEPS.match(heading))
+            filed = next(((c, k) for p, c, k in SECTIONS if p.match(heading)), None)
             continue
-        if not is_bullet:
-            in_next_steps = False
+        bullet = BULLET.match(unit) if is_bullet else None
+        body = clean(unit[bullet.end() :] if bullet else unit)
         if len(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
@@ -275,6 +406,8 @@ def extract(text: str) -> Iterator[Candidate]:
             yield Candidate("tasks", "task", cap(body), is_next_step=True)
             continue
         found = classify(body)
+        if found is None and filed is not None and not NARRATION.search(body):
+            found = Candidate(filed[0], filed[1], cap(body))
         if found is not None:
             yield found
 
@@ -283,6 +416,9 @@ def classify(sentence: str) -> Candidate | None:
     """Match one sentence against the rules; narration about the agent's own steps is skipped."""
     if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
         return None
+    for pattern, category, kind in LEAD_INS:
+        if pattern.search(sentence):
+            return Candidate(category, kind, cap(sentence))
     for category, kind, pattern in RULES:
         if pattern.search(sentence):
             text = sentence
@@ -313,3 +449,19 @@ def cap(text: str) -> str:
     if ends and ends[-1] >= MIN_CHARS:
         return window[: ends[-1]]
     return window[: window.rfind(" ")].rstrip(",;:") + "…"
+
+
+def user_facts(text: str) -> Iterator[Candidate]:
+    """Yield the preferences and conventions a person states in a prompt."""
+    for unit, is_bullet in prose_units(text):
+        if unit.startswith(HEADING_MARK):
+            continue
+        bullet = BULLET.match(unit) if is_bullet else None
+        body = clean(unit[bullet.end() :] if bullet else unit)
+        if len(body) < MIN_CHARS or body.endswith("?"):
+            continue
+        found = classify(body)
+        if found is not None and found.category == "facts":
+            yield found
+        elif USER_FACTS.search(body):
+            yield Candidate("facts", "preference", cap(body))

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from mem.extract.formats import Message
-from mem.extract.patterns import MAX_CHARS, Candidate, cap, clean, prose_units
+from mem.extract.patterns import HEADING_MARK, MAX_CHARS, Candidate, cap, clean, prose_units
 
 SUMMARY_LINE = re.compile(
     r"^\s*\**(?:summary|resumo)\**\s*:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE
@@ -62,6 +62,8 @@ class SessionSummary:
             return self.summary_line
         for text, lead in ((self.last_text, ""), (self.first_prompt, "Asked: ")):
             for unit, _ in prose_units(text):
+                if unit.startswith(HEADING_MARK):
+                    continue
                 sentence = clean(unit.lstrip("-*+ "))
                 if len(sentence) >= 15:
                     return lead + cap(sentence)

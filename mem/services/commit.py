@@ -142,12 +142,13 @@ def chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
 
 
 def mined(role: str, text: str) -> Iterator[patterns.Candidate]:
-    """Extract from the agent's prose; from a person's prompts, only what they prefer or want."""
+    """Extract from the agent's prose; from a person's prompts, only how they want things done."""
     if not text.strip():
         return
-    for candidate in patterns.extract(text):
-        if role != "user" or candidate.category == "facts":
-            yield candidate
+    if role == "user":
+        yield from patterns.user_facts(text)
+        return
+    yield from patterns.extract(text)
 
 
 def store_candidates(
