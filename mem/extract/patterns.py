@@ -39,6 +39,9 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:still|ainda)\s+(?:\S+\s+){0,3}(?:needs?|should|must|has\s+to|have\s+to"
             r"|precisa(?:m)?|deve(?:m)?)\b",
             r"\b(?:needs?|precisa(?:m)?)\s+(?:to\s+be|ser)\s+\w+",
+            r"\bfalta(?:m)?\s+\w+r\b|\bfica\s+pendente\b",
+            r"\bshould\s+(?:probably\s+)?(?:be|get|go|run|move|switch|use)\b",
+            r"\b(?:still|ainda)\s+(?:uses?|usa(?:m)?|roda(?:m)?|runs?|holds?|has|tem|calls?)\b",
         ),
     ),
     (
@@ -57,7 +60,11 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"no\s+lugar|em\s+vez)\b",
             r"\b(?:went|going|go)\s+with\b",
             r"\b(?:stayed|stuck|staying|sticking)\s+with\b",
-            r"\b(?:rather\s+than|in\s+favou?r\s+of)\b",
+            r"\b(?:use|used|using|chose|kept|went\s+with|prefer(?:red)?|opted\s+for|picked)\b"
+            r".*\b(?:rather\s+than|in\s+favou?r\s+of)\b",
+            r"^(?:i|we)\s+(?:kept|made|switched|replaced|moved|pinned|preferred|used)\b.*\b(?:instead"
+            r"|rather|so|because|over|since)\b",
+            r"^(?:kept|preferi(?:mos)?|mantive(?:mos)?)\b",
             r"\b(?:em\s+vez\s+de|ao\s+inv[eé]s\s+de|no\s+lugar\s+de)\b",
             r"\b(?:ficamos|fiquei|mantivemos|mantive)\s+com\b",
             r"\bsettled\s+on\b",
@@ -69,6 +76,18 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:decidimos|decidi|escolhemos|escolhi|optamos|optei|adotamos|ficou\s+decidido)\b",
             r"\bvamos\s+(?:usar|manter|adotar|trocar|seguir)\b",
             r"\b(?:usaremos|manteremos|adotaremos)\b",
+        ),
+    ),
+    (
+        "facts",
+        "convention",
+        words(
+            r"^(?:always|never|sempre|nunca)\b",
+            r"\b(?:this|este|esse)\s+(?:project|projeto|codebase|repo(?:sitory)?|reposit[oó]rio)"
+            r"\s+(?:uses|usa)\b",
+            r"\b(?:is|are|é|são)\s+(?:always|sempre)\b",
+            r"^(?:every|all|each|tod[oa]s?)\s+\S+(?:\s+\S+){0,3}\s+(?:in\s+this|here|aqui|neste|"
+            r"nesta|must|should|precisa|deve|passa|goes|go|exposes?|uses?|usa)\b",
         ),
     ),
     (
@@ -90,7 +109,9 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised)\b",
             r"\bthe\s+fix\s+(?:was|is)\b",
             r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
-            r"\bcame\s+from\b|\bstems?\s+from\b|\bcomes\s+from\b",
+            r"\bcame\s+from\b|\bstems?\s+from\b|\bcomes?\s+from\b",
+            r"\bdid\s+nothing\b|\bhad\s+no\s+effect\b|\bn[aã]o\s+fazia\s+nada\b",
+            r"\b\w+(?:avam?|iam?)\b.*\bporque\b",
             r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|never|stuck|dropped|jumps?|jumped|"
             r"looked|lost|leaked|timed\s+out|duplicated?|n[aã]o|nunca|travava|sumiam?|custava)\b"
             r".*\b(?:because|porque|since|as\s+soon\s+as|when)\b",
@@ -134,7 +155,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"|log|expose|include|wrap|validate|return|create|delete|generate)\b",
             r"\b(?:we|you)\s+(?:always|never)\b|\b(?:is|are|be)\s+(?:always|never)\b",
             r"\band\s+never\s+\w+",
-            r"\b(?:always|never|sempre|nunca)\b",
+            r"\b(?:always|never|sempre|nunca)\b(?!\s+(?:seen|had|been|happened|vi|tinha|aconteceu))",
             r"\b(?:here|aqui)\s+(?:always|never|sempre|nunca)\b",
             r"^(?:remember|don't\s+forget)\s+to\b",
             r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
@@ -344,9 +365,11 @@ HEADING_MARK = "\x00"  # prefixes a heading among the units prose_units yields
 
 
 def is_title_line(line: str) -> bool:
-    """A short line that names what follows: `**Why:**`, `Known issues:`."""
+    """A short line that names what follows: `**Why:**`, `Known issues:`, `**What was wrong**`."""
     bare = line.strip("*_ ")
-    return len(bare) <= 40 and bare.endswith(":") and len(bare.split()) <= 5
+    if len(bare) > 40 or len(bare.split()) > 5:
+        return False
+    return bare.endswith(":") or (line.startswith(("**", "__")) and line.endswith(("**", "__")))
 
 
 def prose_units(text: str) -> Iterator[tuple[str, bool]]:
