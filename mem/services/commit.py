@@ -67,11 +67,15 @@ def commit(
     summary = SessionSummary()
     redactions = messages = 0
     seen_text = False
+    counter = [0]  # redactions in paths and commit subjects
     for message in formats.read(fmt, chain(head, rest)):
         messages += 1
         text, found = redact(message.text) if message.text else ("", 0)
         redactions += found
-        seen_text = seen_text or bool(text.strip() or message.files or message.commits)
+        # Commit subjects and paths reach the handoff too: a secret can hide in either.
+        files = tuple(redacted(path, counter) for path in message.files)
+        commits = tuple(redacted(commit, counter) for commit in message.commits)
+        seen_text = seen_text or bool(text.strip() or files or commits)
         candidates = list(mined(message.role, text))
         for candidate in candidates:
             batch.add(candidate)
@@ -79,13 +83,14 @@ def commit(
             formats.Message(
                 message.role,
                 text,
-                message.files,
-                message.commits,
+                files,
+                commits,
                 message.input_tokens,
                 message.output_tokens,
             ),
             candidates,
         )
+    redactions += counter[0]
     if not seen_text:
         return CommitReport(fmt, messages, (), (), (), (), None, redactions, dry_run, True)
 
@@ -122,6 +127,12 @@ def commit(
         dry_run,
         False,
     )
+
+
+def redacted(text: str, counter: list[int]) -> str:
+    clean, found = redact(text)
+    counter[0] += found
+    return clean
 
 
 def peek(lines: Iterator[str]) -> tuple[list[str], Iterator[str]]:

@@ -199,3 +199,12 @@ def test_real_transcripts_commit_without_mining_tool_output(mem, path):
         body = entry["body"]
         assert not body.lstrip().startswith((">", "$", "```", "Traceback")), body
         assert "<mem-recall" not in body
+
+
+def test_a_secret_in_a_commit_subject_never_reaches_the_handoff(mem, vault):
+    secret = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+    output = f"[main 1a2b3c4] rotate GITHUB_TOKEN={secret}\n 1 file changed\nSUMMARY: Rotated the CI token.\n"
+    report = data(mem("commit", "--agent", "dev", "--json", input=output))
+    assert report["redactions"] >= 1
+    assert secret not in vault_text(vault)
+    assert "1a2b3c4 rotate" in report["handoff"]["body"]
