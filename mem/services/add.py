@@ -138,7 +138,10 @@ def set_header(vault: Path, entry: Entry, updates: dict[str, str | None]) -> Ent
 
 
 def check_others_unchanged(
-    before: entry_codec.ParsedFile, after: entry_codec.ParsedFile, entry_id: str, path: str
+    before: entry_codec.ParsedFile,
+    after: entry_codec.ParsedFile,
+    entry_ids: str | set[str],
+    path: str,
 ) -> None:
     """Refuse a write that would change, hide or reveal any entry but the one being written.
 
@@ -146,14 +149,16 @@ def check_others_unchanged(
     edit (an odd fence, a stray header), stop rather than lose an entry.
     """
 
+    touched = {entry_ids} if isinstance(entry_ids, str) else entry_ids
+
     def blocks(parsed: entry_codec.ParsedFile) -> list[tuple[str, str]]:
         return [
             (span.entry.id, parsed.text[span.start : span.end])
             for span in parsed.spans
-            if span.entry.id != entry_id
+            if span.entry.id not in touched
         ]
 
-    if blocks(before) != blocks(after) or after.span_of(entry_id) is None:
+    if blocks(before) != blocks(after) or any(after.span_of(i) is None for i in touched):
         raise MemError(
             f"refusing to write {path}: the edit would change other entries; "
             "run `mem doctor` and fix the file by hand"

@@ -13,7 +13,7 @@ from mem.extract import dedupe, formats, patterns
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
 from mem.model import SHARED_FOLDER, CommitReport, Entry
-from mem.services.add import set_header
+from mem.services.add import check_others_unchanged, set_header
 from mem.vault import entries as entry_codec
 from mem.vault import layout, store
 
@@ -178,31 +178,42 @@ def store_candidates(
         result.added.clear()
         result.reinforced.clear()
         text = old or entry_codec.new_file_text(folder_agent, ref.category)
-        seen = format_seen(moment)
+        parsed = entry_codec.parse_ref(text, ref)
+        live = [span.entry for span in parsed.spans if not span.entry.is_superseded]
+        times: dict[str, int] = {}
+        blocks: list[str] = []
+        new_ids: list[str] = []
         for candidate in candidates:
-            parsed = entry_codec.parse_ref(text, ref)
-            twin = find_twin(parsed, candidate.text) if dedupe_ else None
+            twin = find_twin(live, candidate.text) if dedupe_ else None
             if twin is not None:
-                text = entry_codec.with_header(
-                    parsed,
-                    twin.id,
-                    {
-                        "reinforced": str(twin.reinforced + 1),
-                        "seen": seen,
-                    },
-                )
-                span = entry_codec.parse_ref(text, ref).span_of(twin.id)
-                result.reinforced.append(span.entry if span else twin)
+                times[twin.id] = times.get(twin.id, 0) + 1
                 continue
             entry_id = entry_codec.new_entry_id(moment)
             body = f"- [ ] {candidate.text}" if candidate.category == "tasks" else candidate.text
-            block = entry_codec.render_entry(
-                entry_id, moment, (), body, (("kind", candidate.kind), ("source", SOURCE))
+            blocks.append(
+                entry_codec.render_entry(
+                    entry_id, moment, (), body, (("kind", candidate.kind), ("source", SOURCE))
+                )
             )
-            text = entry_codec.insert_entry(parsed, block)
-            span = entry_codec.parse_ref(text, ref).span_of(entry_id)
-            if span is not None:
-                result.added.append(span.entry)
+            new_ids.append(entry_id)
+        seen = format_seen(moment)
+        by_id = {entry.id: entry for entry in live}
+        text = entry_codec.with_headers(
+            parsed,
+            {
+                entry_id: {"reinforced": str(by_id[entry_id].reinforced + count), "seen": seen}
+                for entry_id, count in times.items()
+            },
+        )
+        if blocks:
+            # Newest first: the last candidate ends up on top, as if added one by one.
+            text = entry_codec.insert_entry(
+                entry_codec.parse_ref(text, ref), "".join(reversed(blocks))
+            )
+        after = entry_codec.parse_ref(text, ref)
+        check_others_unchanged(parsed, after, set(times) | set(new_ids), ref.path)
+        result.added.extend(span.entry for span in after.spans if span.entry.id in new_ids)
+        result.reinforced.extend(span.entry for span in after.spans if span.entry.id in times)
         return text
 
     if dry_run:
@@ -212,12 +223,10 @@ def store_candidates(
     return result
 
 
-def find_twin(parsed: entry_codec.ParsedFile, text: str) -> Entry | None:
+def find_twin(entries: list[Entry], text: str) -> Entry | None:
     """Return the live entry that already says `text`, if any."""
-    for span in parsed.spans:
-        entry = span.entry
-        body = entry.body.removeprefix("- [ ] ")
-        if not entry.is_superseded and dedupe.is_same(body, text):
+    for entry in entries:
+        if dedupe.is_same(entry.body.removeprefix("- [ ] "), text):
             return entry
     return None
 
@@ -296,7 +305,7 @@ def share(vault: Path, entry: Entry, agents: list[str], moment: datetime) -> Ent
         result.clear()
         text = old or entry_codec.new_file_text(SHARED_FOLDER, "facts")
         parsed = entry_codec.parse_ref(text, ref)
-        twin = find_twin(parsed, entry.body)
+        twin = find_twin([e for e in parsed.entries if not e.is_superseded], entry.body)
         if twin is not None:
             by = sorted(set(filter(None, twin.get("by").split(","))) | set(agents))
             text = entry_codec.with_header(

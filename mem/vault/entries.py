@@ -338,19 +338,38 @@ def with_header(parsed: ParsedFile, entry_id: str, updates: dict[str, str | None
 
     Only the pairs that change are touched; any other text a person wrote in the header stays.
     """
-    span = parsed.span_of(entry_id)
-    if span is None:
+    if parsed.span_of(entry_id) is None:
         raise KeyError(entry_id)
-    line = parsed.text[span.start : span.header_end]
+    return with_headers(parsed, {entry_id: updates})
+
+
+def with_headers(parsed: ParsedFile, changes: dict[str, dict[str, str | None]]) -> str:
+    """Set header keys of several entries in one pass (the first entry of each id)."""
+    chosen: dict[str, EntrySpan] = {}
+    for span in parsed.spans:
+        if span.entry.id in changes and span.entry.id not in chosen:
+            chosen[span.entry.id] = span
+    text = parsed.text
+    # From the bottom up, so the offsets of the spans above stay valid.
+    for span in sorted(chosen.values(), key=lambda item: item.start, reverse=True):
+        old_line = parsed.text[span.start : span.header_end]
+        line = edited_header_line(old_line, span.entry, changes[span.entry.id])
+        if line != old_line:
+            text = text[: span.start] + line + text[span.header_end :]
+    return text  # the very same string when nothing changed: callers skip the write
+
+
+def edited_header_line(line: str, entry: Entry, updates: dict[str, str | None]) -> str:
+    """Return a header line with some `key:value` pairs set, removed or appended."""
     header = HEADER.match(line)
     if header is None:  # a parsed span always starts with a header line
-        raise KeyError(entry_id)
+        raise KeyError(entry.id)
     rest_start = header.start("rest")
     found = {
         match.group("key"): (rest_start + match.start(), rest_start + match.end())
         for match in reversed(list(HEADER_PAIR.finditer(header.group("rest"))))
     }  # reversed: the first occurrence of a key wins, as in parse_header
-    current = dict(span.entry.header)
+    current = dict(entry.header)
     edits: list[tuple[int, int, str]] = []
     appended: list[str] = []
     for key, value in updates.items():
@@ -369,11 +388,9 @@ def with_header(parsed: ParsedFile, entry_id: str, updates: dict[str, str | None
         while close > rest_start and line[close - 1] in " \t":
             close -= 1
         edits.append((close, close, "".join(" " + pair for pair in appended)))
-    if not edits:
-        return parsed.text
     for start, end, replacement in sorted(edits, reverse=True):
         line = line[:start] + replacement + line[end:]
-    return parsed.text[: span.start] + line + parsed.text[span.header_end :]
+    return line
 
 
 def with_entry_text(parsed: ParsedFile, entry_id: str, new_text: str) -> str:
