@@ -41,7 +41,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:needs?|precisa(?:m)?)\s+(?:to\s+be|ser)\s+\w+",
             r"\bfalta(?:m)?\s+\w+r\b|\bfica\s+pendente\b",
             r"\bshould\s+(?:probably\s+)?(?:be|get|go|run|move|switch|use)\b",
-            r"\b(?:still|ainda)\s+(?:uses?|usa(?:m)?|roda(?:m)?|runs?|holds?|has|tem|calls?)\b",
+            r"\b(?:still|ainda)\s+(?:uses?|usa(?:m)?|roda(?:m)?|runs?|holds?|calls?)\b",
         ),
     ),
     (
@@ -65,6 +65,12 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"^(?:i|we)\s+(?:kept|made|switched|replaced|moved|pinned|preferred|used)\b.*\b(?:instead"
             r"|rather|so|because|over|since)\b",
             r"^(?:kept|preferi(?:mos)?|mantive(?:mos)?)\b",
+            r"^(?:i|we)\s+\w+ed\b.*\brather\s+than\b",
+            r"^going\s+forward\b|\bdaqui\s+(?:pra|para)\s+frente\b",
+            r"\b(?:a\s+escolha|a\s+decis[aã]o)\s+foi\b|\bthe\s+(?:choice|decision)\s+(?:was|is)\b",
+            r"^replaced\b.*\bwith\b",
+            r"^(?:trocamos|troquei|substitu[ií]mos|substitu[ií]|migramos|migrei)\b",
+            r"\bwe\s+kept\b.*\b(?:because|since|as)\b",
             r"\b(?:em\s+vez\s+de|ao\s+inv[eé]s\s+de|no\s+lugar\s+de)\b",
             r"\b(?:ficamos|fiquei|mantivemos|mantive)\s+com\b",
             r"\bsettled\s+on\b",
@@ -83,6 +89,12 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "convention",
         words(
             r"^(?:always|never|sempre|nunca)\b",
+            r"\byou\s+(?:said|told\s+me|mentioned|asked)\b.*\b(?:want|prefer|like|always|never)\b",
+            r"^we\s+(?:use|profile|deploy|test|build|write|run|ship|keep|pin|store)\b",
+            r"^per\s+(?:the\s+)?(?:repo|project|team)(?:'s)?\b|\baccording\s+to\s+(?:the\s+)?"
+            r"(?:contributing|readme|style\s+guide)\b",
+            r"\bn[aã]o\s+devem?\s+ser\b|\bmust\s+not\s+be\b|\bshould\s+never\b",
+            r"\bseguem?\s+o\s+(?:estilo|padr[aã]o)\b|\bfollows?\s+the\s+\w+\s+style\b",
             r"\b(?:this|este|esse)\s+(?:project|projeto|codebase|repo(?:sitory)?|reposit[oó]rio)"
             r"\s+(?:uses|usa)\b",
             r"\b(?:is|are|é|são)\s+(?:always|sempre)\b",
@@ -111,6 +123,13 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
             r"\bcame\s+from\b|\bstems?\s+from\b|\bcomes?\s+from\b",
             r"\bdid\s+nothing\b|\bhad\s+no\s+effect\b|\bn[aã]o\s+fazia\s+nada\b",
+            r"\bo\s+culpado\s+(?:era|foi)\b|\bthe\s+culprit\b",
+            r"\b(?:isn't|is\s+not|wasn't|was\s+not)\s+enough\b|\bn[aã]o\s+basta\b",
+            r"\bthe\s+(?:hot\s*spot|bottleneck|slow\s+part)\s+(?:was|is)\b",
+            r"\b(?:s[oó]\s+funciona|only\s+works)\b",
+            r"\bme\s+pegou\b|\b(?:bit|tripped(?:\s+up)?)\s+(?:me|us)\b",
+            r"\beven\s+when\b|\bmesmo\s+quando\b",
+            r"\bdefaults?\s+to\b|\bby\s+default\b|\bpor\s+padr[aã]o\b",
             r"\b\w+(?:avam?|iam?)\b.*\bporque\b",
             r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|never|stuck|dropped|jumps?|jumped|"
             r"looked|lost|leaked|timed\s+out|duplicated?|n[aã]o|nunca|travava|sumiam?|custava)\b"
@@ -147,7 +166,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "convention",
         words(
             r"\b(?:this|the)\s+(?:codebase|project|repo(?:sitory)?|team)\s+(?:uses|follows|keeps"
-            r"|prefers|requires|expects|has)\b",
+            r"|prefers|requires|expects|has|pins)\b",
             r"\bconvention\b",
             r"^(?:always|never)\s+\w+",
             r"\b(?:always|never)\s+(?:run|use|call|commit|push|edit|add|put|write|import|deploy"
@@ -185,6 +204,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 # What a person states in a prompt that is worth keeping: how they want things done.
 USER_FACTS = words(
     r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
+    r"^(?:keep|stick\s+with|use)\b|\bi\s+always\b|\bwe(?:'re|\s+are)\s+not\s+moving\b",
     r"\b(?:i|we)\s+(?:want|need|like|prefer|would\s+like|'d\s+like)\b",
     r"\bwe\s+(?:don't|do\s+not|never|always|only|target|use|keep|ship)\b",
     r"\b(?:keep|leave)\s+(?:all|every|the)\b",
@@ -209,7 +229,9 @@ NARRATION = words(
 )
 # "I'll use X instead of Y" opens like narration but records a choice.
 DECIDED_IN_PASSING = words(
-    r"^(?:i'll|i will|we'll|we will)\s+(?:use|keep|switch)\b.*\b(?:instead\s+of|over)\b"
+    r"^(?:i'll|i will|we'll|we will|i'm|we're|i am|we are)\s+(?:use|using|keep|keeping|switch"
+    r"|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than)\b",
+    r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
 )
 BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])")
@@ -218,7 +240,8 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])")
 def section(*names: str) -> re.Pattern[str]:
     """A heading (or a short `Title:` line) naming a section of a summary."""
     return re.compile(
-        r"^(?:#+\s*)?\**\s*(?:" + "|".join(names) + r")\s*\**\s*:?\s*\**$", re.IGNORECASE
+        r"^(?:#+\s*)?\**\s*(?:" + "|".join(names) + r")(?:\s*\([^)]*\))?\s*\**\s*:?\s*\**$",
+        re.IGNORECASE,
     )
 
 
@@ -238,6 +261,13 @@ SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
             r"a\s+fazer",
             r"fica\s+pendente",
             r"ainda\s+n[aã]o\s+feito",
+            r"later",
+            r"future\s+work",
+            r"still\s+open",
+            r"open\s+questions?",
+            r"out\s+of\s+scope",
+            r"remaining\s+work",
+            r"next\s+pr",
         ),
         "tasks",
         "task",
@@ -297,13 +327,31 @@ SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         words(
-            r"^(?:not\s+done|left\s+for\s+later|pending|follow[- ]up|fica\s+pendente|"
-            r"pendente|ainda\s+n[aã]o)\b\s*:?"
+            r"^(?:not\s+done|left\s+for\s+later|left\s+open|pending|follow[- ]up|fica\s+pendente|"
+            r"pendente|ainda\s+n[aã]o)\b\s*:?",
+            r"\bfic(?:ou|a)\s+pendente\b|^n[aã]o\s+fiz\b",
+            r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|touch|start|fix)\w*\b",
+            r"\b(?:haven't|have\s+not|not\s+yet)\s+started\b",
         ),
         "tasks",
         "task",
     ),
-    (words(r"^(?:heads[- ]up|fyi|caveat|known\s+issue)\s*:"), "lessons", "warning"),
+    (
+        words(
+            r"^(?:heads[- ]up|fyi|caveat|known\s+issue)\s*:",
+            r"^(?:cuidado|careful|watch\s+out|beware)\b[^:]{0,30}:",
+        ),
+        "lessons",
+        "warning",
+    ),
+    (
+        words(
+            r"^(?:gotcha|lesson|caveat|detalhe|pegadinha|observa[cç][aã]o|obs)\b[^:]{0,30}:",
+            r"^note\s+that\b",
+        ),
+        "lessons",
+        "lesson",
+    ),
     (
         words(r"^(?:cause|causa|motivo)\s*:", r"^(?:why|por\s+qu[eê])\b[^:]{0,40}:"),
         "lessons",
