@@ -174,7 +174,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"|log|expose|include|wrap|validate|return|create|delete|generate)\b",
             r"\b(?:we|you)\s+(?:always|never)\b|\b(?:is|are|be)\s+(?:always|never)\b",
             r"\band\s+never\s+\w+",
-            r"\b(?:always|never|sempre|nunca)\b(?!\s+(?:seen|had|been|happened|vi|tinha|aconteceu))",
+            r"\b(?:always|never|sempre|nunca)\s+(?!(?:seen|had|been|happened|vi|tinha|aconteceu)\b)"
+            r"[^\W\d_]",
             r"\b(?:here|aqui)\s+(?:always|never|sempre|nunca)\b",
             r"^(?:remember|don't\s+forget)\s+to\b",
             r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
@@ -205,7 +206,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 USER_FACTS = words(
     r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
     r"^(?:keep|stick\s+with|use)\b|\bi\s+always\b|\bwe(?:'re|\s+are)\s+not\s+moving\b",
-    r"\b(?:i|we)\s+(?:want|need|like|prefer|would\s+like|'d\s+like)\b",
+    r"\b(?:i|we)\s+(?:want|need|like|prefer|would\s+like|'d\s+like)\b(?!\s+you\b)",
     r"\bwe\s+(?:don't|do\s+not|never|always|only|target|use|keep|ship)\b",
     r"\b(?:keep|leave)\s+(?:all|every|the)\b",
     r"\bthat's\s+how\b|\bthe\s+rest\s+of\s+the\s+(?:app|code|codebase)\b",
@@ -366,6 +367,13 @@ NEXT_STEPS = words(
 
 
 STACK_FRAME = re.compile(r"^at\s+[\w$.<>]+\s*\(.*\)$|^at\s+\S+:\d+")
+# Source code outside a fence: declarations, box-drawn repo maps, statement endings.
+CODE_LINE = re.compile(
+    r"^(?:export|import|from\s+\S+\s+import|def|class|function|async\s+(?:function|def)|const|let"
+    r"|var|return|public|private|protected|fn|func|package|#include|using)\b[^.!?]*$"
+    r"|^@(?:param|returns?|throws|type|typedef|example|see)\b"
+    r"|[│┃├└]|[;{]\s*$"
+)
 INLINE_CODE = re.compile(r"`[^`\n]+`")
 
 
@@ -401,7 +409,7 @@ def looks_like_output(line: str) -> bool:
         return True
     if re.match(r"^[+-](?![-+\s]*$)\S", stripped) and not BULLET.match(line):
         return True  # a diff line
-    if STACK_FRAME.match(stripped):
+    if STACK_FRAME.match(stripped) or CODE_LINE.search(stripped):
         return True
     # Inline code counts as one word, so prose full of `identifiers` still reads as prose.
     prose = INLINE_CODE.sub("code", stripped)
