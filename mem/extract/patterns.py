@@ -40,7 +40,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"|precisa(?:m)?|deve(?:m)?)\b",
             r"\b(?:needs?|precisa(?:m)?)\s+(?:to\s+be|ser)\s+\w+",
             r"\bfalta(?:m)?\s+\w+r\b|\bfica\s+pendente\b",
-            r"\bshould\s+(?:probably\s+)?(?:be|get|go|run|move|switch|use)\b",
+            r"\bshould\s+(?:probably\s+)?(?:get|go|run|move|switch)\b",
             r"\b(?:still|ainda)\s+(?:uses?|usa(?:m)?|roda(?:m)?|runs?|holds?|calls?)\b",
         ),
     ),
@@ -97,7 +97,6 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\bseguem?\s+o\s+(?:estilo|padr[aã]o)\b|\bfollows?\s+the\s+\w+\s+style\b",
             r"\b(?:this|este|esse)\s+(?:project|projeto|codebase|repo(?:sitory)?|reposit[oó]rio)"
             r"\s+(?:uses|usa)\b",
-            r"\b(?:is|are|é|são)\s+(?:always|sempre)\b",
             r"^(?:every|all|each|tod[oa]s?)\s+\S+(?:\s+\S+){0,3}\s+(?:in\s+this|here|aqui|neste|"
             r"nesta|must|should|precisa|deve|passa|goes|go|exposes?|uses?|usa)\b",
         ),
@@ -126,16 +125,12 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\bo\s+culpado\s+(?:era|foi)\b|\bthe\s+culprit\b",
             r"\b(?:isn't|is\s+not|wasn't|was\s+not)\s+enough\b|\bn[aã]o\s+basta\b",
             r"\bthe\s+(?:hot\s*spot|bottleneck|slow\s+part)\s+(?:was|is)\b",
-            r"\b(?:s[oó]\s+funciona|only\s+works)\b",
             r"\bme\s+pegou\b|\b(?:bit|tripped(?:\s+up)?)\s+(?:me|us)\b",
-            r"\beven\s+when\b|\bmesmo\s+quando\b",
-            r"\bdefaults?\s+to\b|\bby\s+default\b|\bpor\s+padr[aã]o\b",
             r"\b\w+(?:avam?|iam?)\b.*\bporque\b",
-            r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|never|stuck|dropped|jumps?|jumped|"
-            r"looked|lost|leaked|timed\s+out|duplicated?|n[aã]o|nunca|travava|sumiam?|custava)\b"
-            r".*\b(?:because|porque|since|as\s+soon\s+as|when)\b",
+            r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|stuck|dropped|jumped|looked|lost|"
+            r"leaked|timed\s+out|duplicated|n[aã]o\s+\w+(?:ava|ia)m?|nunca\s+\w+(?:ava|ia)m?|travava|"
+            r"sumiam?|custava)\b.*\b(?:because|porque|since|as\s+soon\s+as|when)\b",
             r"\b(?:same|the\s+real)\s+cause\b|\bcaused\b",
-            r"\bonly\s+\w+(?:\s+\w+)?\s+(?:when|if|after)\b",
             r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
             r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
             r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
@@ -169,13 +164,12 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"|prefers|requires|expects|has|pins)\b",
             r"\bconvention\b",
             r"^(?:always|never)\s+\w+",
-            r"\b(?:always|never)\s+(?:run|use|call|commit|push|edit|add|put|write|import|deploy"
-            r"|merge|update|check|keep|store|set|pin|test|rebase|squash|lint|format|hard-?code"
-            r"|log|expose|include|wrap|validate|return|create|delete|generate)\b",
-            r"\b(?:we|you)\s+(?:always|never)\b|\b(?:is|are|be)\s+(?:always|never)\b",
-            r"\band\s+never\s+\w+",
-            r"\b(?:always|never|sempre|nunca)\s+(?!(?:seen|had|been|happened|vi|tinha|aconteceu)\b)"
-            r"[^\W\d_]",
+            r"\b(?:make\s+sure\s+(?:to\s+)?|should\s+|must\s+)(?:always|never)\s+\w+",
+            r"\bwe\s+(?:always|never)\b",
+            r"\b(?:here|in\s+this\s+(?:repo|project|codebase|app)|our|aqui|neste|nesta|nosso|nossa)\b"
+            r".*\b(?:always|never|sempre|nunca)\b",
+            r"\b(?:always|never|sempre|nunca)\b.*\b(?:here|in\s+this\s+(?:repo|project|codebase|app)"
+            r"|aqui|neste|nesta)\b",
             r"\b(?:here|aqui)\s+(?:always|never|sempre|nunca)\b",
             r"^(?:remember|don't\s+forget)\s+to\b",
             r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
@@ -224,6 +218,11 @@ NARRATION = words(
     r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
     r"|ler|rodar|abrir|procurar)\b",
     r"\b(?:wants|asked|needs)\s+me\s+to\b|\bquer\s+que\s+eu\b",
+    r"\b(?:unless\s+you|a\s+n[aã]o\s+ser\s+que\s+voc[eê]|se\s+voc[eê])\b",
+    r"\b(?:could\s+also|you\s+could|you\s+might|voc[eê]\s+poderia|daria\s+para|d[aá]\s+para"
+    r"|alternatively|one\s+option|another\s+option|if\s+you\s+(?:want|prefer|'d\s+rather))\b",
+    r"\b(?:until|at[eé])\s+(?:you|voc[eê])\s+(?:reply|answer|respond|confirm|responder|confirmar)\b",
+    r"\bdecided\s+to\s+(?:re-?run|wait|pause|ask)\b",
     r"^(?:nota|importante|obs)\s*:\s*(?:eu\s+)?(?:(?:só|não|nao)\s+)?\w+(?:ei|i)\b",
     r"\b(?:mudou|mudaram|changed|touched)\s+(?:só|only)\b",
     r"\b(?:for\s+now|for\s+this\s+run|temporarily|por\s+enquanto|por\s+ora|nesta\s+execução)\b",
@@ -348,7 +347,6 @@ LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         words(
             r"^(?:gotcha|lesson|caveat|detalhe|pegadinha|observa[cç][aã]o|obs)\b[^:]{0,30}:",
-            r"^note\s+that\b",
         ),
         "lessons",
         "lesson",
@@ -493,6 +491,8 @@ def extract(text: str) -> Iterator[Candidate]:
 
 def classify(sentence: str) -> Candidate | None:
     """Match one sentence against the rules; narration about the agent's own steps is skipped."""
+    if sentence.rstrip().endswith("?"):
+        return None  # a question to the person, not something settled
     if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
         return None
     for pattern, category, kind in LEAD_INS:
