@@ -134,7 +134,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
             r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
             r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
-            r"\b(?:vinha|vem|veio)\s+d[oae]s?\b|\bpor\s+causa\s+d[oae]s?\b",
+            r"\b(?:vinham?|v[eê]m|veio|vieram)\s+d[oae]s?\b|\bpor\s+causa\s+d[oae]s?\b",
+            r"^the\s+(?:\S+\s+){0,4}(?:failure|crash|error|bug|jitter|mismatch|flak(?:e|iness)|hang|leak"
+            r"|slowdown|timeout|regression|outage)\s+(?:was|came|happened|is)\b",
+            r"\bnever\s+\w+ed\b.*\b(?:because|since)\b",
             r"\b(?:era|foi)\s+causad[oa]\b|\bo\s+motivo\s+(?:era|foi|é)\b",
             r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|hangs?)\b.*\b(?:because|since)\b",
             r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
@@ -327,7 +330,8 @@ SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         words(
-            r"^(?:not\s+done|left\s+for\s+later|left\s+open|pending|follow[- ]up|fica\s+pendente|"
+            r"^(?:still\s+open|falta(?:m)?\s*:|not\s+done|left\s+for\s+later|left\s+open|pending"
+            r"|follow[- ]up|fica\s+pendente|"
             r"pendente|ainda\s+n[aã]o)\b\s*:?",
             r"\bfic(?:ou|a)\s+pendente\b|^n[aã]o\s+fiz\b",
             r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|touch|start|fix)\w*\b",
@@ -335,6 +339,11 @@ LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         ),
         "tasks",
         "task",
+    ),
+    (
+        words(r"^(?:change|decision|approach|solution|mudan[cç]a|decis[aã]o|solu[cç][aã]o)\s*:"),
+        "decisions",
+        "decision",
     ),
     (
         words(
@@ -454,7 +463,13 @@ def prose_units(text: str) -> Iterator[tuple[str, bool]]:
             continue
         if BULLET.match(line):
             yield from flush()
-            yield line, True
+            # A bullet may hold several sentences; each is judged on its own.
+            marker = BULLET.match(line)
+            assert marker is not None
+            first, *rest = SENTENCE_END.split(line[marker.end() :].strip())
+            yield line[: marker.end()] + first, True
+            for sentence in rest:
+                yield sentence, False
             continue
         paragraph.append(line)
     yield from flush()
@@ -493,11 +508,12 @@ def classify(sentence: str) -> Candidate | None:
     """Match one sentence against the rules; narration about the agent's own steps is skipped."""
     if sentence.rstrip().endswith("?"):
         return None  # a question to the person, not something settled
-    if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
-        return None
+    # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
     for pattern, category, kind in LEAD_INS:
         if pattern.search(sentence):
             return Candidate(category, kind, cap(sentence))
+    if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
+        return None
     for category, kind, pattern in RULES:
         if pattern.search(sentence):
             text = sentence
