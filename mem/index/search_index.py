@@ -342,10 +342,6 @@ class SearchIndex:
         results = searcher.search(Prefix("id", prefix), limit=None)
         return [to_entry(hit.fields()) for hit in results]
 
-    def doc_count(self) -> int:
-        searcher = self.searcher()
-        return int(searcher.doc_count())
-
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
 

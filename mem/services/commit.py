@@ -196,12 +196,11 @@ def store_candidates(
                 )
             )
             new_ids.append(entry_id)
-        seen = format_seen(moment)
         by_id = {entry.id: entry for entry in live}
         text = entry_codec.with_headers(
             parsed,
             {
-                entry_id: {"reinforced": str(by_id[entry_id].reinforced + count), "seen": seen}
+                entry_id: reinforcement(by_id[entry_id], count, moment)
                 for entry_id, count in times.items()
             },
         )
@@ -231,8 +230,9 @@ def find_twin(entries: list[Entry], text: str) -> Entry | None:
     return None
 
 
-def format_seen(moment: datetime) -> str:
-    return entry_codec.format_date(moment)
+def reinforcement(entry: Entry, times: int, moment: datetime) -> dict[str, str | None]:
+    """The header change that records an entry seen `times` more times at `moment`."""
+    return {"reinforced": str(entry.reinforced + times), "seen": entry_codec.format_date(moment)}
 
 
 def cap_facts(vault: Path, agent: str) -> list[Entry]:
@@ -309,13 +309,7 @@ def share(vault: Path, entry: Entry, agents: list[str], moment: datetime) -> Ent
         if twin is not None:
             by = sorted(set(filter(None, twin.get("by").split(","))) | set(agents))
             text = entry_codec.with_header(
-                parsed,
-                twin.id,
-                {
-                    "by": ",".join(by),
-                    "reinforced": str(twin.reinforced + 1),
-                    "seen": format_seen(moment),
-                },
+                parsed, twin.id, {"by": ",".join(by), **reinforcement(twin, 1, moment)}
             )
             span = entry_codec.parse_ref(text, ref).span_of(twin.id)
             result.append(span.entry if span else twin)

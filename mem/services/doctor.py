@@ -20,7 +20,13 @@ from mem.model import (
     Problem,
 )
 from mem.services.feedback import QUIET, Feedback
-from mem.services.refresh import INDEX_DIR, changed_files, fresh_index, open_index, rebuild
+from mem.services.refresh import (
+    INDEX_DIR,
+    bring_up_to_date,
+    changed_files,
+    open_index,
+    rebuild,
+)
 from mem.vault import entries as entry_codec
 from mem.vault import layout, store
 
@@ -331,7 +337,7 @@ def check_index(vault: Path, feedback: Feedback) -> list[Problem]:
     problem = Problem(
         "stale_index", INDEX_DIR, 0, f"{len(changed) + len(removed)} file(s) changed since indexed"
     )
-    fresh_index(vault, feedback)
+    bring_up_to_date(vault, index, feedback)
     return [fixed(problem, "reindexed them")]
 
 

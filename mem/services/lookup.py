@@ -17,6 +17,13 @@ from mem.vault import layout, store
 
 def find_entry(settings: Settings, given: str, feedback: Feedback = QUIET) -> Entry:
     """Return the one entry whose id is `given` or starts with it, as it stands in its file."""
+    return find_entry_block(settings, given, feedback)[0]
+
+
+def find_entry_block(
+    settings: Settings, given: str, feedback: Feedback = QUIET
+) -> tuple[Entry, str]:
+    """Like find_entry, with the entry's block exactly as it stands in its file."""
     vault = settings.require_vault()
     if not ENTRY_ID.fullmatch(given):
         raise InvalidInput(f"{given!r} is not an entry id; ids use letters, digits, '-' and '_'")
@@ -44,8 +51,8 @@ def find_entry(settings: Settings, given: str, feedback: Feedback = QUIET) -> En
     return current(vault, candidates[0])
 
 
-def current(vault: Path, indexed: Entry) -> Entry:
-    """Re-read an entry from its file, so edits act on the text as it is now."""
+def current(vault: Path, indexed: Entry) -> tuple[Entry, str]:
+    """Re-read an entry and its block from its file, so edits act on the text as it is now."""
     ref = layout.describe(indexed.path)
     if ref is None:
         raise EntryNotFound(f"entry {indexed.id} is no longer in {indexed.path}")
@@ -56,17 +63,7 @@ def current(vault: Path, indexed: Entry) -> Entry:
             f"entry {indexed.id} is no longer in {indexed.path}; "
             "run `mem doctor` if the file was edited"
         )
-    return span.entry
-
-
-def raw_text(vault: Path, entry: Entry) -> str:
-    """Return an entry's block exactly as it stands in its file."""
-    ref = layout.describe(entry.path)
-    if ref is None:
-        return ""
-    parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
-    span = parsed.span_of(entry.id)
-    return parsed.text[span.start : span.end] if span else ""
+    return span.entry, parsed.text[span.start : span.end]
 
 
 def with_lines(vault: Path, found: list[Entry]) -> list[Entry]:

@@ -11,6 +11,18 @@ ENTRY_ID = re.compile(r"\d{8}-\d{6}-[a-z0-9]{6}")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # Notices `mem` may write on stderr before anything else when it (re)builds the index.
 INDEX_NOTICE = re.compile(r"mem: (building the index|the index was missing or unreadable)\b.*")
+STATS_KEYS = {
+    "schema_version",
+    "entries",
+    "superseded",
+    "by_agent",
+    "by_category",
+    "by_kind",
+    "by_age",
+    "files",
+    "vault_bytes",
+    "index_bytes",
+}
 ENTRY_KEYS = {
     "id",
     "agent",

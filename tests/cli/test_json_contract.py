@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .helpers import ENTRY_KEYS, data, entry_block, error_payload, write_category_file
+from .helpers import ENTRY_KEYS, STATS_KEYS, data, entry_block, error_payload, write_category_file
 
 HIT_KEYS = ENTRY_KEYS | {"score", "snippet"}
 PROBLEM_KEYS = {"code", "path", "line", "message", "fixed"}
@@ -82,18 +82,7 @@ def test_every_json_payload_has_exactly_its_keys(run_mem, tmp_path):
         check_entry(entry)
 
     stats = data(mem("stats", "--json"))
-    assert set(stats) == {
-        "schema_version",
-        "entries",
-        "superseded",
-        "by_agent",
-        "by_category",
-        "by_kind",
-        "by_age",
-        "files",
-        "vault_bytes",
-        "index_bytes",
-    }
+    assert set(stats) == STATS_KEYS
 
     vault = tmp_path / ".memory"
     write_category_file(

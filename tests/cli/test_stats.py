@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from .helpers import ANSI, added_id, data, entry_block, ok, write_category_file
+from .helpers import ANSI, STATS_KEYS, added_id, data, entry_block, ok, write_category_file
 
 
 def seed(mem, vault):
@@ -27,18 +27,7 @@ def seed(mem, vault):
 def test_stats_json_counts_entries_by_agent_category_kind_and_age(mem, vault):
     seed(mem, vault)
     payload = data(mem("stats", "--json"))
-    assert set(payload) == {
-        "schema_version",
-        "entries",
-        "superseded",
-        "by_agent",
-        "by_category",
-        "by_kind",
-        "by_age",
-        "files",
-        "vault_bytes",
-        "index_bytes",
-    }
+    assert set(payload) == STATS_KEYS
     assert payload["entries"] == 5  # the other agent's private entry is not counted
     assert payload["superseded"] == 1
     assert payload["by_agent"] == {"dev": 2, "ops": 1, "_shared": 1}

@@ -28,5 +28,5 @@ def show(
     Example: mem show 2026112
     """
     settings = settings_of(ctx, vault=vault, agent=agent)
-    entry = lookup.find_entry(settings, entry_id, for_people())
-    render.entry_shown(entry, lookup.raw_text(settings.require_vault(), entry), as_json)
+    entry, block = lookup.find_entry_block(settings, entry_id, for_people())
+    render.entry_shown(entry, block, as_json)
