@@ -67,6 +67,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"^(?:kept|preferi(?:mos)?|mantive(?:mos)?)\b",
             r"^(?:i|we)\s+\w+ed\b.*\brather\s+than\b",
             r"^going\s+forward\b|\bdaqui\s+(?:pra|para)\s+frente\b",
+            r"^(?:we(?:'re|\s+are)|i'm|i\s+am)\s+\w+ing\b.*\b(?:rather\s+than|instead\s+of)\b",
+            r"^(?:\w+ed|made|kept|went|chose|built|wrote|set|put|left)\b.*\b(?:instead\s+of|rather\s+than)\b",
             r"\b(?:a\s+escolha|a\s+decis[aã]o)\s+foi\b|\bthe\s+(?:choice|decision)\s+(?:was|is)\b",
             r"^replaced\b.*\bwith\b",
             r"^(?:trocamos|troquei|substitu[ií]mos|substitu[ií]|migramos|migrei)\b",
@@ -76,7 +78,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\bsettled\s+on\b",
             r"\bopted\s+(?:for|to)\b",
             r"\b(?:we(?:'ll| will)|will)\s+use\b",
-            r"\buse\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
+            r"(?:^|\b(?:we|i|to|will|'ll)\s+)use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
             r"\bswitch(?:ed|ing)\s+(?:from\s+\S+(?:\s+\S+){0,3}\s+)?to\b",
             r"\binstead\s+of\b.*\bbecause\b",
             r"\b(?:decidimos|decidi|escolhemos|escolhi|optamos|optei|adotamos|ficou\s+decidido)\b",
@@ -142,6 +144,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|hangs?)\b.*\b(?:because|since)\b",
             r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
             r"^it\s+was\s+(?:the|a|an)\b",
+            r"\b(?:was|were)\s+(?:\S+\s+){0,3}because\b",
             r"\b(?:aprendemos|aprendi|descobrimos|descobri|percebemos)\b",
             r"\b(?:a\s+causa(?:\s+raiz)?|o\s+problema|o\s+bug|o\s+erro)\s+(?:era|foi|é|estava)\b",
             r"\b(?:falhava|falha|quebrava|quebra|travava)\b.*\bporque\b",
@@ -229,6 +232,23 @@ NARRATION = words(
     r"^(?:nota|importante|obs)\s*:\s*(?:eu\s+)?(?:(?:só|não|nao)\s+)?\w+(?:ei|i)\b",
     r"\b(?:mudou|mudaram|changed|touched)\s+(?:só|only)\b",
     r"\b(?:for\s+now|for\s+this\s+run|temporarily|por\s+enquanto|por\s+ora|nesta\s+execução)\b",
+)
+# How a library or tool behaves in general, as an explanation would put it: true, but documentation,
+# not memory of this project. Kept only when the sentence is anchored here (SPECIFIC).
+GENERAL = words(
+    r"\bby\s+default\b|\bdefaults?\s+to\b|\bpor\s+padr[aã]o\b",
+    r"^note\s+that\b|^(?:observe|repare|note)\s+que\b",
+    r"\b(?:o|a)\s+(?:certo|ideal|correto|recomendado)\s+(?:é|seria)\b"
+    r"|\bthe\s+(?:right|correct|ideal|idiomatic|recommended|usual)\s+(?:way|thing|approach|fix)\b",
+    r"^(?:in\s+general|generally|typically|usually|em\s+geral|geralmente|normalmente)\b",
+    r"\ba\s+common\s+(?:pattern|approach|mistake|fix)\b|\bum\s+padr[aã]o\s+comum\b",
+    r"\b(?:most\s+people|many\s+people|quase\s+todo\s+mundo|muita\s+gente)\b",
+)
+SPECIFIC = words(
+    r"\b(?:we|i|our|us|here|this\s+(?:repo|project|codebase|app|service|team)|nós|nosso|nossa"
+    r"|aqui|neste|nesta|eu|este\s+projeto)\b",
+    r"\b(?:was|were|had|did|broke|failed|crashed|turned|caused|happened|started|stopped|changed"
+    r"|foi|era|eram|tinha|fiz|fizemos|\w{3,}avam?)\b",
 )
 # "I'll use X instead of Y" opens like narration but records a choice.
 DECIDED_IN_PASSING = words(
@@ -330,7 +350,8 @@ SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         words(
-            r"^(?:still\s+open|falta(?:m)?\s*:|not\s+done|left\s+for\s+later|left\s+open|pending"
+            r"^(?:also\s+|tamb[eé]m\s+)?(?:still\s+open|still\s+to\s+do|falta(?:m)?\s*:|not\s+done"
+            r"|left\s+for\s+later|left\s+open|pending"
             r"|follow[- ]up|fica\s+pendente|"
             r"pendente|ainda\s+n[aã]o)\b\s*:?",
             r"\bfic(?:ou|a)\s+pendente\b|^n[aã]o\s+fiz\b",
@@ -513,6 +534,8 @@ def classify(sentence: str) -> Candidate | None:
         if pattern.search(sentence):
             return Candidate(category, kind, cap(sentence))
     if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
+        return None
+    if GENERAL.search(sentence) and not SPECIFIC.search(sentence):
         return None
     for category, kind, pattern in RULES:
         if pattern.search(sentence):
