@@ -77,7 +77,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:ficamos|fiquei|mantivemos|mantive)\s+com\b",
             r"\bsettled\s+on\b",
             r"\bopted\s+(?:for|to)\b",
-            r"\b(?:we(?:'ll| will)|will)\s+use\b",
+            r"\b(?:we|i)(?:'ll|\s+will)\s+use\b",
             r"(?:^|\b(?:we|i|to|will|'ll)\s+)use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
             r"\bswitch(?:ed|ing)\s+(?:from\s+\S+(?:\s+\S+){0,3}\s+)?to\b",
             r"\binstead\s+of\b.*\bbecause\b",
@@ -527,8 +527,8 @@ def extract(text: str) -> Iterator[Candidate]:
 
 def classify(sentence: str) -> Candidate | None:
     """Match one sentence against the rules; narration about the agent's own steps is skipped."""
-    if sentence.rstrip().endswith("?"):
-        return None  # a question to the person, not something settled
+    if sentence.rstrip().endswith(("?", ":")):
+        return None  # a question to the person, or a line introducing what follows
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
     for pattern, category, kind in LEAD_INS:
         if pattern.search(sentence):

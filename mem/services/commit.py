@@ -243,16 +243,28 @@ def cap_facts(vault: Path, agent: str) -> list[Entry]:
     with store.locked(vault, ref.path):
         parsed = entry_codec.parse_ref(store.read_strict(vault, ref.path), ref)
         live = [s for s in parsed.spans if not s.entry.is_superseded and not s.entry.is_pinned]
-        if len(live) <= MAX_FACTS:
+        # A crash after the archive write but before the removal leaves copies in both files:
+        # those leave the hot file first, and are not archived again.
+        archived = {
+            entry.id
+            for entry in entry_codec.parse_ref(
+                store.read_text(vault, archive.path), archive
+            ).entries
+        }
+        already = [span for span in live if span.entry.id in archived]
+        rest = [span for span in live if span.entry.id not in archived]
+        if len(rest) <= MAX_FACTS and not already:
             return []
-        live.sort(key=lambda span: (span.entry.reinforced, span.entry.date))
-        leaving = live[: len(live) - MAX_FACTS]
-        blocks = [parsed.text[s.start : s.end].rstrip("\n") + "\n\n" for s in leaving]
+        rest.sort(key=lambda span: (span.entry.reinforced, span.entry.date))
+        leaving = already + rest[: max(0, len(rest) - MAX_FACTS)]
 
         def add_to_archive(old: str) -> str:
             text = old or entry_codec.new_file_text(agent, "facts")
-            for block in blocks:
-                text = entry_codec.insert_entry(entry_codec.parse_ref(text, archive), block)
+            present = {entry.id for entry in entry_codec.parse_ref(text, archive).entries}
+            for span in leaving:
+                if span.entry.id not in present:
+                    block = parsed.text[span.start : span.end].rstrip("\n") + "\n\n"
+                    text = entry_codec.insert_entry(entry_codec.parse_ref(text, archive), block)
             return text
 
         # Archive first, then remove: a crash in between leaves a copy, never a loss.
@@ -261,7 +273,7 @@ def cap_facts(vault: Path, agent: str) -> list[Entry]:
         for span in sorted(leaving, key=lambda s: s.start, reverse=True):
             text = text[: span.start] + text[span.end :].lstrip("\r\n")
         store.write_atomic(vault, ref.path, text)
-        moved = [span.entry for span in leaving]
+        moved = [span.entry for span in leaving if span.entry.id not in archived]
     return moved
 
 

@@ -160,6 +160,23 @@ def test_facts_beyond_fifty_go_to_the_archive(mem, vault):
     assert (vault / "dev" / "archive" / "facts.md").read_text().count("<!-- id:") == 5
 
 
+def test_a_crash_between_archive_and_removal_archives_nothing_twice(mem, vault):
+    facts = "\n\n".join(
+        f"This codebase uses module{n} for the alpha{n} feature." for n in range(55)
+    )
+    mem("commit", "--agent", "dev", input=facts)
+    hot, archive = vault / "dev" / "facts.md", vault / "dev" / "archive" / "facts.md"
+    # The state a crash leaves after the archive write: the five are in both files.
+    blocks = archive.read_text().split("<!-- id:")[1:]
+    hot.write_text(hot.read_text() + "".join("<!-- id:" + block for block in blocks))
+    mem("commit", "--agent", "dev", input="This codebase uses rollup for the bundling step.")
+    ids = [
+        line.split()[1] for line in archive.read_text().splitlines() if line.startswith("<!-- id:")
+    ]
+    assert len(ids) == len(set(ids)) == 6
+    assert hot.read_text().count("<!-- id:") == 50
+
+
 def test_eight_commits_at_once_lose_nothing(mem, vault, run_mem):
     procs = [
         subprocess.Popen(
