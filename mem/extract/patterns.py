@@ -42,6 +42,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\bfalta(?:m)?\s+\w+r\b|\bfica\s+pendente\b",
             r"\bshould\s+(?:probably\s+)?(?:get|go|run|move|switch)\b",
             r"\b(?:still|ainda)\s+(?:uses?|usa(?:m)?|roda(?:m)?|runs?|holds?|calls?)\b",
+            r"^(?:o|a|os|as|the)\s+[^,;:]{0,60}?\b(?:still|ainda)\s+(?:doesn't|does\s+not|isn't|is\s+not"
+            r"|n[aã]o)\s+\w+(?<!do)\b",
         ),
     ),
     (
@@ -122,7 +124,9 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised)\b",
             r"\bthe\s+fix\s+(?:was|is)\b",
             r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
-            r"\bcame\s+from\b|\bstems?\s+from\b|\bcomes?\s+from\b",
+            r"\bcame\s+from\b|\bstem(?:s|med)?\s+from\b",
+            # "The NaNs come from …" names a cause; "That is where it comes from" explains one.
+            r"^(?!(?:those|these|that|this|it|they|which)\b)(?:(?!\bwhere\b).)*\bcomes?\s+from\b",
             r"\bdid\s+nothing\b|\bhad\s+no\s+effect\b|\bn[aã]o\s+fazia\s+nada\b",
             r"\bo\s+culpado\s+(?:era|foi)\b|\bthe\s+culprit\b",
             r"\b(?:isn't|is\s+not|wasn't|was\s+not)\s+enough\b|\bn[aã]o\s+basta\b",
@@ -136,7 +140,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
             r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
             r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
-            r"\b(?:vinham?|v[eê]m|veio|vieram)\s+d[oae]s?\b|\bpor\s+causa\s+d[oae]s?\b",
+            r"\b(?:vinham?|veio|vieram)\s+d[oae]s?\b|\bpor\s+causa\s+d[oae]s?\b",
             r"^the\s+(?:\S+\s+){0,4}(?:failure|crash|error|bug|jitter|mismatch|flak(?:e|iness)|hang|leak"
             r"|slowdown|timeout|regression|outage)\s+(?:was|came|happened|is)\b",
             r"\bnever\s+\w+ed\b.*\b(?:because|since)\b",
@@ -145,6 +149,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
             r"^it\s+was\s+(?:the|a|an)\b",
             r"\b(?:was|were)\s+(?:\S+\s+){0,3}because\b",
+            r"^(?:the|a|an|our|this|that|its?)\s+(?:\S+\s+){0,6}?\w{3,}ed\b[^;]*\bbecause\b",
             r"\b(?:aprendemos|aprendi|descobrimos|descobri|percebemos)\b",
             r"\b(?:a\s+causa(?:\s+raiz)?|o\s+problema|o\s+bug|o\s+erro)\s+(?:era|foi|é|estava)\b",
             r"\b(?:falhava|falha|quebrava|quebra|travava)\b.*\bporque\b",
@@ -158,6 +163,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         words(
             r"\b(?:the\s+)?user\s+(?:prefers|wants|likes|asked\s+(?:for|that|to)|dislikes)\b",
             r"\b(?:i|we|you)\s+prefer\b",
+            r"^you\s+(?:want|wanted|prefer|like|asked(?:\s+me)?\s+to|asked\s+for)\b",
             r"\b(?:o\s+usuário|o\s+usuario|a\s+usuária|o\s+cliente)\s+(?:prefere|quer|gosta)\b",
             r"\bprefiro\b|\bpreferimos\b",
         ),
@@ -180,6 +186,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"^(?:remember|don't\s+forget)\s+to\b",
             r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
             r"\bmake\s+sure\s+(?:to|that|you)\b",
+            r"\bin\s+this\s+(?:repo(?:sitory)?|project|codebase|cluster|firmware|team|monorepo)\b"
+            r"|\b(?:neste|nesse)\s+(?:repo(?:sit[oó]rio)?|projeto|cluster|firmware|time|monorepo)\b",
             r"\b(?:must|should)\s+always\b",
             r"\b(?:o\s+projeto|este\s+projeto|o\s+repositório|o\s+time|a\s+equipe)\s+"
             r"(?:usa|segue|utiliza|exige)\b",
@@ -220,16 +228,16 @@ NARRATION = words(
     r"i need to|i should|i can|i'm|i am|okay|ok|great|perfect|done|sure|vou|deixe-me|agora vou)\b",
     r"\b(?:decided|decidi)\s+to\s+(?:look|check|start|read|run|try|first|explore|investigate|"
     r"open|see|begin|search|inspect|review)\b",
-    r"^(?:note|nota|important|importante)\s*:\s*(?:i\b|i'|i’|running|we're|eu\b|vou)",
     r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
-    r"|ler|rodar|abrir|procurar)\b",
+    r"|ler|rodar|abrir|procurar|confirmar|testar|medir|reproduzir)\b",
+    r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
+    r"\b(?:a\s+tarefa\s+est[aá]\s+conclu[ií]da|the\s+task\s+is\s+(?:done|complete))\b",
     r"\b(?:wants|asked|needs)\s+me\s+to\b|\bquer\s+que\s+eu\b",
     r"\b(?:unless\s+you|a\s+n[aã]o\s+ser\s+que\s+voc[eê]|se\s+voc[eê])\b",
     r"\b(?:could\s+also|you\s+could|you\s+might|voc[eê]\s+poderia|daria\s+para|d[aá]\s+para"
     r"|alternatively|one\s+option|another\s+option|if\s+you\s+(?:want|prefer|'d\s+rather))\b",
     r"\b(?:until|at[eé])\s+(?:you|voc[eê])\s+(?:reply|answer|respond|confirm|responder|confirmar)\b",
     r"\bdecided\s+to\s+(?:re-?run|wait|pause|ask)\b",
-    r"^(?:nota|importante|obs)\s*:\s*(?:eu\s+)?(?:(?:só|não|nao)\s+)?\w+(?:ei|i)\b",
     r"\b(?:mudou|mudaram|changed|touched)\s+(?:só|only)\b",
     r"\b(?:for\s+now|for\s+this\s+run|temporarily|por\s+enquanto|por\s+ora|nesta\s+execução)\b",
 )
@@ -243,12 +251,18 @@ GENERAL = words(
     r"^(?:in\s+general|generally|typically|usually|em\s+geral|geralmente|normalmente)\b",
     r"\ba\s+common\s+(?:pattern|approach|mistake|fix)\b|\bum\s+padr[aã]o\s+comum\b",
     r"\b(?:most\s+people|many\s+people|quase\s+todo\s+mundo|muita\s+gente)\b",
+    r"\b(?:standard|textbook|well-known|classic)\s+(?:pattern|behaviou?r|approach|problem)\b|^background\b",
 )
 SPECIFIC = words(
     r"\b(?:we|i|our|us|here|this\s+(?:repo|project|codebase|app|service|team)|nós|nosso|nossa"
     r"|aqui|neste|nesta|eu|este\s+projeto)\b",
     r"\b(?:was|were|had|did|broke|failed|crashed|turned|caused|happened|started|stopped|changed"
     r"|foi|era|eram|tinha|fiz|fizemos|\w{3,}avam?)\b",
+)
+# A note about the agent's own run ("Note: I only ran the unit tests"): a label, but not memory.
+NOTE_ABOUT_SELF = words(
+    r"^(?:note|nota|important|importante|obs\.?)\s*:\s*(?:i\b|i'|i’|running|we're|eu\b|vou)",
+    r"^(?:nota|importante|obs\.?)\s*:\s*(?:eu\s+)?(?:(?:só|não|nao)\s+)?\w+(?:ei|i)\b",
 )
 # "I'll use X instead of Y" opens like narration but records a choice.
 DECIDED_IN_PASSING = words(
@@ -258,6 +272,22 @@ DECIDED_IN_PASSING = words(
 )
 BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])")
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose at sentence ends, never inside `inline code` (`XCLAIM ... JUSTID`)."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"`[^`\n]*`", text)]
+    cuts = [
+        m
+        for m in SENTENCE_END.finditer(text)
+        if not any(start < m.start() < end for start, end in spans)
+    ]
+    parts, last = [], 0
+    for m in cuts:
+        parts.append(text[last : m.start()])
+        last = m.end()
+    parts.append(text[last:])
+    return parts
 
 
 def section(*names: str) -> re.Pattern[str]:
@@ -350,12 +380,17 @@ SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         words(
-            r"^(?:also\s+|tamb[eé]m\s+)?(?:still\s+open|still\s+to\s+do|falta(?:m)?\s*:|not\s+done"
-            r"|left\s+for\s+later|left\s+open|pending"
+            r"^(?:also\s+|still\s+|tamb[eé]m\s+)?(?:still\s+open|still\s+to\s+(?:do|look\s+at|check|fix)"
+            r"|falta(?:m)?\s*:|not\s+(?:done|touched|tested|handled|fixed)|left\s+for\s+later|left\s+open"
+            r"|pending"
             r"|follow[- ]up|fica\s+pendente|"
             r"pendente|ainda\s+n[aã]o)\b\s*:?",
-            r"\bfic(?:ou|a)\s+pendente\b|^n[aã]o\s+fiz\b",
-            r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|touch|start|fix)\w*\b",
+            r"\bfic(?:ou|a)\s+(?:pendente|faltando)\b",
+            r"^n[aã]o\s+(?:fiz|testei|implementei|cheguei|tratei|validei)\b",
+            r"^n[aã]o\s+(?:mexi|toquei)\b.*\bainda\b",
+            r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|start|fix|test|handle|implement)"
+            r"\w*\b(?!\s+(?:anything|nothing))",
+            r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:touch|change|update|look)\w*\b.*\byet\b",
             r"\b(?:haven't|have\s+not|not\s+yet)\s+started\b",
         ),
         "tasks",
@@ -382,7 +417,17 @@ LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "lesson",
     ),
     (
-        words(r"^(?:cause|causa|motivo)\s*:", r"^(?:why|por\s+qu[eê])\b[^:]{0,40}:"),
+        words(r"^(?:for\s+the\s+record|keep\s+in\s+mind\s+that|para\s+registro)\b"),
+        "facts",
+        "fact",
+    ),
+    (
+        words(
+            r"^(?:cause|causa|motivo)\s*:",
+            r"^(?:why|por\s+qu[eê])\b[^:]{0,40}:",
+            r"^what\s+(?:was\s+\w+|went\s+wrong|broke|happened)\s*:",
+            r"^o\s+que\s+(?:estava\s+\w+|deu\s+errado|quebrou|aconteceu)\s*:",
+        ),
         "lessons",
         "lesson",
     ),
@@ -466,7 +511,7 @@ def prose_units(text: str) -> Iterator[tuple[str, bool]]:
         if paragraph:
             joined = " ".join(part.strip() for part in paragraph)
             paragraph.clear()
-            for sentence in SENTENCE_END.split(joined):
+            for sentence in sentences(joined):
                 yield sentence, False
 
     for line in text.splitlines():
@@ -487,7 +532,7 @@ def prose_units(text: str) -> Iterator[tuple[str, bool]]:
             # A bullet may hold several sentences; each is judged on its own.
             marker = BULLET.match(line)
             assert marker is not None
-            first, *rest = SENTENCE_END.split(line[marker.end() :].strip())
+            first, *rest = sentences(line[marker.end() :].strip())
             yield line[: marker.end()] + first, True
             for sentence in rest:
                 yield sentence, False
@@ -519,7 +564,11 @@ def extract(text: str) -> Iterator[Candidate]:
             yield Candidate("tasks", "task", cap(body), is_next_step=True)
             continue
         found = classify(body)
-        if found is None and filed is not None and not NARRATION.search(body):
+        if (
+            found is None
+            and filed is not None
+            and not (NARRATION.search(body) or NOTE_ABOUT_SELF.search(body))
+        ):
             found = Candidate(filed[0], filed[1], cap(body))
         if found is not None:
             yield found
@@ -530,8 +579,12 @@ def classify(sentence: str) -> Candidate | None:
     if sentence.rstrip().endswith(("?", ":")):
         return None  # a question to the person, or a line introducing what follows
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
+    if NOTE_ABOUT_SELF.search(sentence):
+        return None
     for pattern, category, kind in LEAD_INS:
-        if pattern.search(sentence):
+        if found := pattern.search(sentence):
+            if kind == "warning" and facts_rule(sentence[found.end() :].strip()):
+                return Candidate("facts", "convention", cap(sentence))  # "Heads-up: X lives in Y"
             return Candidate(category, kind, cap(sentence))
     if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
         return None
@@ -550,6 +603,14 @@ def classify(sentence: str) -> Candidate | None:
                 )
             return Candidate(category, kind, cap(text))
     return None
+
+
+def facts_rule(text: str) -> bool:
+    """Whether a facts rule, and no earlier rule, claims the text."""
+    for category, _, pattern in RULES:
+        if pattern.search(text):
+            return category == "facts"
+    return False
 
 
 def clean(text: str) -> str:
