@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 5  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 6  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
@@ -73,6 +73,8 @@ def build_schema() -> Any:
     from whoosh import columns, fields
     from whoosh.analysis import StemmingAnalyzer
 
+    from mem.index.analysis import stem
+
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         path=fields.ID(stored=True),
@@ -90,7 +92,7 @@ def build_schema() -> Any:
         archived=fields.ID(),  # yes | no
         open_task=fields.ID(),  # yes | no
         header=fields.STORED(),
-        content=fields.TEXT(stored=True, analyzer=StemmingAnalyzer()),
+        content=fields.TEXT(stored=True, analyzer=StemmingAnalyzer(stemfn=stem)),
     )
 
 

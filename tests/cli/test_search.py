@@ -226,3 +226,14 @@ def test_hits_report_the_line_of_their_own_header_not_a_longer_ids(mem, vault):
     )
     hits = {hit["id"]: hit["line"] for hit in data(mem("search", "turnips", "--json"))["hits"]}
     assert hits == {"17736798718": 6, "1773": 13}
+
+
+def test_inflected_words_find_their_stem_both_ways(mem, vault):
+    # Whoosh's Porter leaves "running" as "runn"; mem's analyzer undoubles it, as Porter says.
+    first = added_id(
+        mem("add", "The migration keeps running twice on deploy.", "--category", "lessons")
+    )
+    second = added_id(mem("add", "We stopped the cron job on Fridays.", "--category", "decisions"))
+    assert hit_ids(mem("search", "run", "--json")) == [first]
+    assert hit_ids(mem("search", "stop", "--json")) == [second]
+    assert hit_ids(mem("search", "stopping runs", "--json", "--no-decay")) != []
