@@ -172,3 +172,63 @@ class CommitReport:
     redactions: int
     dry_run: bool
     empty_input: bool
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Work in progress, saved so a crashed or interrupted session can be picked up."""
+
+    agent: str
+    saved: datetime
+    status: str  # active | interrupted
+    task: str = ""
+    what: str = ""
+    next: str = ""
+    command: str = ""
+    output_tail: str = ""  # the last lines a `mem run` command printed, secrets redacted
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    """One line of a recall block: an entry, whole or cut down to its best sentences."""
+
+    text: str  # as it appears in the block, one markdown line or paragraph
+    tokens: int
+    entry: Entry | None = None  # None for the project file and the checkpoint
+    excerpt: bool = False  # only the sentences around the match, or cut at a sentence end
+
+
+@dataclass(frozen=True)
+class RecallSection:
+    key: str  # project, recovering, last_session, team, decisions, lessons, ...
+    title: str
+    items: tuple[RecallItem, ...]
+
+
+@dataclass(frozen=True)
+class Omission:
+    """Something recall left out or cut to stay within the budget."""
+
+    section: str
+    entry_id: str  # "" for the project file and the checkpoint
+    tokens: int  # what the whole thing would have cost
+    how: str  # dropped | trimmed
+
+
+@dataclass(frozen=True)
+class RecallBlock:
+    agent: str
+    task: str
+    relevance: str  # task | last_handoff | none: what the relevant sections were ranked against
+    budget: int
+    tokens: int
+    sections: tuple[RecallSection, ...]
+    omitted: tuple[Omission, ...]
+    text: str  # the whole block, fenced by <mem-recall …> … </mem-recall>
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    agent: str
+    when: datetime | None
+    what: str

@@ -8,10 +8,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mem.model import (
+    Checkpoint,
     CommitReport,
     DoctorReport,
     Entry,
     InitReport,
+    RecallBlock,
+    RosterLine,
     SearchHit,
     Stats,
     TaskReport,
@@ -326,3 +329,166 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
     if report.handoff is not None:
         lines.append(f"handoff {report.handoff.id}: {report.handoff.title[:100]}")
     out.write("\n".join(lines) + "\n")
+
+
+def recall_block(block: RecallBlock, fmt: str) -> None:
+    """The block as markdown for a prompt (plain, never wrapped), JSON, or a Claude Code hook."""
+    if block.omitted:
+        say("mem: " + omissions(block))
+    if fmt == "json":
+        write_json(
+            {
+                "agent": block.agent,
+                "task": block.task,
+                "relevance": block.relevance,
+                "budget": block.budget,
+                "tokens": block.tokens,
+                "sections": [
+                    {
+                        "key": section.key,
+                        "title": section.title,
+                        "tokens": sum(item.tokens for item in section.items),
+                        "items": [
+                            {
+                                "id": item.entry.id if item.entry else None,
+                                "agent": item.entry.agent if item.entry else None,
+                                "category": item.entry.category if item.entry else None,
+                                "kind": item.entry.kind if item.entry else None,
+                                "date": item.entry.date.strftime("%Y-%m-%dT%H:%M:%SZ")
+                                if item.entry
+                                else None,
+                                "text": item.text,
+                                "tokens": item.tokens,
+                                "excerpt": item.excerpt,
+                            }
+                            for item in section.items
+                        ],
+                    }
+                    for section in block.sections
+                ],
+                "omitted": [
+                    {
+                        "section": omission.section,
+                        "id": omission.entry_id or None,
+                        "tokens": omission.tokens,
+                        "how": omission.how,
+                    }
+                    for omission in block.omitted
+                ],
+                "block": block.text,
+            }
+        )
+        return
+    if fmt == "claude-hook":
+        # Claude Code's SessionStart hook output: the block becomes context before the first prompt.
+        payload = {
+            "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block.text}
+        }
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        return
+    sys.stdout.write(block.text)
+
+
+def omissions(block: RecallBlock) -> str:
+    """One line: what the budget left out or cut, by section."""
+    parts = []
+    for how in ("dropped", "trimmed"):
+        counts: dict[str, int] = {}
+        for omission in block.omitted:
+            if omission.how == how:
+                counts[omission.section] = counts.get(omission.section, 0) + 1
+        if counts:
+            listed = ", ".join(f"{section} {count}" for section, count in counts.items())
+            parts.append(f"{how} {sum(counts.values())} ({listed})")
+    return f"recall over its {block.budget}-token budget: " + "; ".join(parts)
+
+
+def handoff_written(entry: Entry, redactions: int, as_json: bool) -> None:
+    if as_json:
+        write_json({"entry": entry_payload(entry), "redactions": redactions})
+        return
+    note = f"; {redactions} secret(s) redacted" if redactions else ""
+    say(f"handoff written to {entry.path}{note}")
+    sys.stdout.write(entry.id + "\n")
+
+
+def handoff_shown(entry: Entry | None, as_json: bool) -> None:
+    if as_json:
+        write_json({"entry": entry_payload(entry) if entry else None})
+        return
+    if entry is None:
+        say("no handoff yet")
+        return
+    sender = entry.get("from")
+    say(
+        f"{entry.path}:{entry.line} ({entry.date:%Y-%m-%dT%H:%MZ}{', from ' + sender if sender else ''})"
+    )
+    sys.stdout.write(entry.body.rstrip("\n") + "\n")
+
+
+def checkpoint_payload(checkpoint: Checkpoint) -> dict[str, Any]:
+    return {
+        "agent": checkpoint.agent,
+        "saved": checkpoint.saved.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "status": checkpoint.status,
+        "task": checkpoint.task,
+        "what": checkpoint.what,
+        "next": checkpoint.next,
+        "command": checkpoint.command,
+        "output_tail": checkpoint.output_tail,
+    }
+
+
+def checkpoint_shown(checkpoint: Checkpoint | None, as_json: bool, saved: bool = False) -> None:
+    if as_json:
+        write_json({"checkpoint": checkpoint_payload(checkpoint) if checkpoint else None})
+        return
+    if checkpoint is None:
+        say("no live checkpoint")
+        return
+    if saved:
+        say(f"checkpoint saved for {checkpoint.agent}")
+        return
+    sys.stdout.write(f"{checkpoint.status}, saved {checkpoint.saved:%Y-%m-%dT%H:%MZ}\n")
+    for label, value in (
+        ("task", checkpoint.task),
+        ("command", checkpoint.command),
+        ("what", checkpoint.what),
+        ("next", checkpoint.next),
+    ):
+        if value:
+            sys.stdout.write(f"{label}: {value}\n")
+    if checkpoint.output_tail:
+        sys.stdout.write("last output:\n" + checkpoint.output_tail.rstrip("\n") + "\n")
+
+
+def checkpoint_cleared(was_there: bool, as_json: bool) -> None:
+    if as_json:
+        write_json({"cleared": was_there})
+        return
+    say("checkpoint cleared" if was_there else "no checkpoint to clear")
+
+
+def roster_lines(lines: list[RosterLine], now: Any, as_json: bool) -> None:
+    if as_json:
+        write_json(
+            {
+                "agents": [
+                    {
+                        "agent": line.agent,
+                        "when": line.when.strftime("%Y-%m-%dT%H:%M:%SZ") if line.when else None,
+                        "what": line.what,
+                    }
+                    for line in lines
+                ]
+            }
+        )
+        return
+    if not lines:
+        say("no agents yet")
+        return
+    width = max(len(line.agent) for line in lines)
+    for line in lines:
+        when = line.when.strftime("%Y-%m-%d %H:%MZ") if line.when else "no handoff yet"
+        text = f"{line.agent:<{width}}  {when:<17}  {line.what}".rstrip()
+        sys.stdout.write(text + "\n")

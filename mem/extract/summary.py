@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mem.extract.formats import Message
@@ -73,22 +74,43 @@ class SessionSummary:
         """Write the handoff body, or '' when the session left nothing to hand off."""
         if not (self.what or self.files or self.commits or self.decisions or self.unfinished):
             return ""
-        parts = [f"**What:** {self.what or '(no summary given)'}"]
-        for title, items in (
-            ("Decisions", self.decisions),
-            ("Files changed", self.files),
-            ("Commits", self.commits),
-            ("Unfinished", self.unfinished),
-            ("Next", self.next_steps),
-        ):
-            if items:
-                listed = [f"- {item}" for item in items[:MAX_LISTED]]
-                if len(items) > MAX_LISTED:
-                    listed.append(f"- … and {len(items) - MAX_LISTED} more")
-                parts.append(f"**{title}:**\n" + "\n".join(listed))
-        if self.input_tokens or self.output_tokens:
-            parts.append(f"**Tokens:** {self.input_tokens:,} in, {self.output_tokens:,} out")
-        return "\n\n".join(parts)[: MAX_CHARS * 12]
+        return render_handoff(
+            what=self.what,
+            decisions=self.decisions,
+            files=self.files,
+            commits=self.commits,
+            unfinished=self.unfinished,
+            next_steps=self.next_steps,
+            tokens=(self.input_tokens, self.output_tokens),
+        )
+
+
+def render_handoff(
+    what: str,
+    decisions: Sequence[str] = (),
+    files: Sequence[str] = (),
+    commits: Sequence[str] = (),
+    unfinished: Sequence[str] = (),
+    next_steps: Sequence[str] = (),
+    tokens: tuple[int, int] = (0, 0),
+) -> str:
+    """A handoff body: `**What:**`, then a list per non-empty part, then the token count."""
+    parts = [f"**What:** {what or '(no summary given)'}"]
+    for title, items in (
+        ("Decisions", decisions),
+        ("Files changed", files),
+        ("Commits", commits),
+        ("Unfinished", unfinished),
+        ("Next", next_steps),
+    ):
+        if items:
+            listed = [f"- {item}" for item in items[:MAX_LISTED]]
+            if len(items) > MAX_LISTED:
+                listed.append(f"- … and {len(items) - MAX_LISTED} more")
+            parts.append(f"**{title}:**\n" + "\n".join(listed))
+    if tokens[0] or tokens[1]:
+        parts.append(f"**Tokens:** {tokens[0]:,} in, {tokens[1]:,} out")
+    return "\n\n".join(parts)[: MAX_CHARS * 12]
 
 
 def shorten(path: str) -> str:

@@ -15,7 +15,7 @@ def stem(word: str) -> str:
     """
     from whoosh.lang.porter import stem as porter
 
-    stemmed = porter(word)
+    stemmed: str = porter(word)
     if (
         stemmed != word
         and word.endswith(("ing", "ed"))

@@ -1,0 +1,55 @@
+"""`mem recall`: the context block an agent starts with."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from mem.cli import render
+from mem.cli.errors import reports_errors
+from mem.cli.feedback import for_people
+from mem.cli.input import clean_text
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
+from mem.errors import InvalidInput
+
+FORMATS = ("md", "json", "claude-hook")
+
+
+@reports_errors
+def recall(
+    ctx: typer.Context,
+    task: Annotated[
+        str,
+        typer.Option("--task", help="What the agent is about to do; ranks what is relevant."),
+    ] = "",
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget",
+            help="Token budget (characters / 4); default: [recall] budget in mem.toml, else 2000.",
+            show_default=False,
+        ),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", help="md (for a prompt), json, or claude-hook.")
+    ] = "md",
+    agent: AgentOption = None,
+    vault: VaultOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Print the agent's memory as one block for its prompt, within a token budget.
+
+    Example: mem recall --agent dev --task "fix the login redirect"
+    """
+    if fmt not in FORMATS:
+        raise InvalidInput(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    from mem.services import recall as recall_service
+
+    block = recall_service.recall(
+        settings_of(ctx, vault=vault, agent=agent),
+        clean_text(task),
+        budget,
+        feedback=for_people(),
+    )
+    render.recall_block(block, "json" if as_json else fmt)

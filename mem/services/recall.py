@@ -1,0 +1,389 @@
+"""Recall: the context block an agent starts with, ranked, then packed into a token budget.
+
+Sections follow DESIGN §5. Each takes whole entries in score order while they fit; an entry that
+does not fit whole gives its best sentences around the match instead. Over budget, sections are
+dropped in DESIGN's order (other agents first, last session last); Project and Recovering are cut
+at a sentence end, never dropped. Budget left after the sections goes to the next most relevant
+entries of any category. Recall reads; it never writes a category file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
+
+from mem.config import Settings, check_agent
+from mem.errors import InvalidInput
+from mem.index.analysis import stem
+from mem.index.search_index import Filters, Ranking, SearchIndex
+from mem.model import (
+    OPEN_BOX,
+    SHARED_FOLDER,
+    Checkpoint,
+    Entry,
+    Omission,
+    RecallBlock,
+    RecallItem,
+    RecallSection,
+)
+from mem.services import session
+from mem.services.feedback import QUIET, Feedback
+from mem.services.refresh import fresh_index
+from mem.vault import store
+
+PROJECT_FILE = "_project.md"
+# (key, title) in the order the block shows them.
+TITLES: tuple[tuple[str, str], ...] = (
+    ("project", "Project"),
+    ("recovering", "Recovering"),
+    ("last_session", "Last session"),
+    ("team", "Team"),
+    ("decisions", "Relevant decisions"),
+    ("lessons", "Relevant lessons"),
+    ("knowledge", "Knowledge"),
+    ("shared", "Shared knowledge"),
+    ("others", "From other agents"),
+    ("open_tasks", "Open tasks"),
+    ("more", "Also relevant"),
+)
+# Who gets the budget first: the reverse of DESIGN's drop order. Open tasks, which DESIGN does
+# not place, go between the team and the agent's own knowledge.
+PACK_ORDER: tuple[str, ...] = (
+    "project",
+    "recovering",
+    "last_session",
+    "knowledge",
+    "open_tasks",
+    "team",
+    "decisions",
+    "lessons",
+    "shared",
+    "others",
+    "more",
+)
+LIMITS = {"decisions": 5, "lessons": 3, "knowledge": 10, "shared": 5, "others": 3}
+OTHER_AGENT_KINDS = ("decision", "interface", "warning")
+SEARCH_DEPTH = 200  # ranked candidates considered for the relevant sections and the fill
+MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
+MIN_BUDGET = 50
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+WORD = re.compile(r"\w+")
+COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def tokens(text: str) -> int:
+    """Estimated tokens: characters / 4, rounded up (DESIGN §5)."""
+    return -(-len(text) // 4)
+
+
+@dataclass
+class Candidate:
+    """Something a section would like to show, before packing decides how much of it fits."""
+
+    text: str
+    entry: Entry | None = None
+    cut: Callable[[int], str] | None = None  # a shorter version within N characters, or ""
+
+
+@dataclass
+class Packer:
+    """Spends the budget: whole candidates while they fit, excerpts where they do not."""
+
+    room: int  # tokens left
+    omitted: list[Omission] = field(default_factory=list)
+
+    def section(
+        self, key: str, title: str, wanted: Sequence[Candidate], report: bool = True
+    ) -> RecallSection | None:
+        heading = tokens(f"## {title}\n")
+        items: list[RecallItem] = []
+        for candidate in wanted:
+            whole = tokens(candidate.text + "\n")
+            spare = self.room - (0 if items else heading)
+            entry_id = candidate.entry.id if candidate.entry else ""
+            if whole <= spare:
+                items.append(RecallItem(candidate.text, whole, candidate.entry))
+                self.room -= whole + (0 if len(items) > 1 else heading)
+                continue
+            shorter = candidate.cut(spare * 4 - 1) if candidate.cut else ""
+            if shorter and tokens(shorter + "\n") >= min(MIN_EXCERPT_TOKENS, whole):
+                cost = tokens(shorter + "\n")
+                items.append(RecallItem(shorter, cost, candidate.entry, excerpt=True))
+                self.room -= cost + (0 if len(items) > 1 else heading)
+                if report:
+                    self.omitted.append(Omission(key, entry_id, whole, "trimmed"))
+            elif report:
+                self.omitted.append(Omission(key, entry_id, whole, "dropped"))
+        return RecallSection(key, title, tuple(items)) if items else None
+
+
+def recall(
+    settings: Settings,
+    task: str = "",
+    budget: int | None = None,
+    now: datetime | None = None,
+    feedback: Feedback = QUIET,
+) -> RecallBlock:
+    """Build the agent's context block within `budget` tokens."""
+    vault = settings.require_vault()
+    agent = check_agent(settings.agent)
+    budget = settings.recall_budget if budget is None else budget
+    if budget < MIN_BUDGET:
+        raise InvalidInput(f"--budget must be at least {MIN_BUDGET} tokens")
+    moment = now or datetime.now(UTC)
+    index = fresh_index(vault, feedback)
+    visible = Filters(viewer=agent, include_archived=False)
+
+    checkpoint = session.live_checkpoint(vault, agent, moment)
+    last = session.newest(index, agent, "handoffs", viewer=agent)
+    task = task.strip()
+    relevance, against = (task, "task") if task else ("", "none")
+    if not task and last is not None:
+        relevance, against = last.body, "last_handoff"
+    terms = query_stems(relevance)
+    ranked = (
+        [
+            entry
+            for entry, _ in index.search(
+                relevance, visible, ranking(settings, moment), SEARCH_DEPTH
+            )
+        ]
+        if terms
+        else []
+    )
+    chosen: set[str] = set()
+
+    def pick(entries: Iterable[Entry], limit: int | None) -> list[Entry]:
+        taken: list[Entry] = []
+        for entry in entries:
+            if entry.id in chosen or (limit is not None and len(taken) >= limit):
+                continue
+            chosen.add(entry.id)
+            taken.append(entry)
+        return taken
+
+    own = (agent, SHARED_FOLDER)
+    wanted: dict[str, list[Candidate]] = {key: [] for key, _ in TITLES}
+    project = project_text(store.read_text(vault, PROJECT_FILE))
+    if project:
+        wanted["project"] = [Candidate(project, cut=partial(trim, project))]
+    if checkpoint is not None:
+        recovering = checkpoint_text(checkpoint)
+        wanted["recovering"] = [Candidate(recovering, cut=partial(trim, recovering))]
+    elif last is not None:
+        chosen.add(last.id)
+        previous = handoff_text(last)
+        wanted["last_session"] = [Candidate(previous, last, cut=partial(trim, previous))]
+    wanted["team"] = [
+        Candidate(f"- {line.agent} ({age(line.when, moment)}): {line.what}")
+        for line in session.roster(settings, index)
+        if line.agent != agent and line.when is not None
+    ]
+
+    def relevant(category: str, agents: Sequence[str]) -> list[Entry]:
+        found = [e for e in ranked if e.category == category and e.agent in agents]
+        if not terms:  # nothing to rank against: the newest
+            found = browse(index, visible, category, agents)
+        return pick(found, LIMITS[category if category != "facts" else "knowledge"])
+
+    for key, category in (("decisions", "decisions"), ("lessons", "lessons")):
+        wanted[key] = [entry_candidate(e, terms) for e in relevant(category, own)]
+    for key, folder in (("knowledge", agent), ("shared", SHARED_FOLDER)):
+        facts = [e for e in ranked if e.category == "facts" and e.agent == folder]
+        facts += sorted(
+            browse(index, visible, "facts", (folder,)),
+            key=lambda e: (-e.reinforced, -e.date.timestamp()),
+        )
+        wanted[key] = [entry_candidate(e, terms) for e in pick(facts, LIMITS[key])]
+    others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
+    wanted["others"] = [entry_candidate(e, terms, show_agent=True) for e in pick(others, 3)]
+    tasks = index.browse(
+        Filters(agent=agent, viewer=agent, include_archived=False, open_tasks_only=True), None
+    )
+    order = {entry.id: n for n, entry in enumerate(ranked)}
+    tasks.sort(key=lambda e: order.get(e.id, len(order)))  # relevant first, then newest
+    wanted["open_tasks"] = [Candidate(open_items(e), e) for e in pick(tasks, None)]
+    fill = [e for e in ranked if e.category != "handoffs"]
+    wanted["more"] = [
+        entry_candidate(e, terms, show_agent=e.agent not in own) for e in pick(fill, None)
+    ]
+
+    return pack(agent, task, against, budget, wanted)
+
+
+def pack(
+    agent: str, task: str, against: str, budget: int, wanted: dict[str, list[Candidate]]
+) -> RecallBlock:
+    opening = f'<mem-recall agent="{agent}" tokens="{budget}" budget="{budget}">'
+    title = f"# Memory for {agent}"
+    closing = "</mem-recall>"
+    packer = Packer(budget - tokens(f"{opening}\n{title}\n{closing}\n"))
+    made: dict[str, RecallSection] = {}
+    titles = dict(TITLES)
+    for key in PACK_ORDER:
+        if wanted[key]:
+            section = packer.section(key, titles[key], wanted[key], report=key != "more")
+            if section is not None:
+                made[key] = section
+    sections = tuple(made[key] for key, _ in TITLES if key in made)
+    body = [title]
+    for section in sections:
+        body.append(f"## {section.title}")
+        body.extend(item.text for item in section.items)
+    inner = "\n".join(body)
+    used = budget
+    for _ in range(3):  # the count is part of the text it counts; it settles at once
+        text = (
+            f'<mem-recall agent="{agent}" tokens="{used}" budget="{budget}">\n{inner}\n{closing}\n'
+        )
+        if tokens(text) == used:
+            break
+        used = tokens(text)
+    return RecallBlock(
+        agent=agent,
+        task=task,
+        relevance=against,
+        budget=budget,
+        tokens=tokens(text),
+        sections=sections,
+        omitted=tuple(packer.omitted),
+        text=text,
+    )
+
+
+def ranking(settings: Settings, moment: datetime) -> Ranking:
+    return Ranking(moment, settings.half_life_days, decay=True)
+
+
+def browse(
+    index: SearchIndex, visible: Filters, category: str, agents: Sequence[str]
+) -> list[Entry]:
+    found: list[Entry] = []
+    for who in agents:
+        found += index.browse(
+            Filters(agent=who, category=category, viewer=visible.viewer, include_archived=False),
+            None,
+        )
+    found.sort(key=lambda e: -e.date.timestamp())
+    return found
+
+
+def query_stems(text: str) -> frozenset[str]:
+    return frozenset(stem(word) for word in WORD.findall(text.lower()) if len(word) > 2)
+
+
+def entry_candidate(entry: Entry, terms: frozenset[str], show_agent: bool = False) -> Candidate:
+    lead = f"- ({entry.date:%Y-%m-%d}{', ' + entry.agent if show_agent else ''}) "
+    body = " ".join(entry.body.split())
+    return Candidate(
+        lead + body, entry, cut=lambda room: lead + best_sentences(body, terms, room - len(lead))
+    )
+
+
+def best_sentences(body: str, terms: frozenset[str], room: int) -> str:
+    """The sentences of `body` around its best match with the query, within `room` characters."""
+    if room <= 0:
+        return ""
+    sentences = [part.strip() for part in SENTENCE.split(body) if part.strip()]
+    if not sentences:
+        return ""
+
+    def score(sentence: str) -> int:
+        return len(terms & {stem(word) for word in WORD.findall(sentence.lower())})
+
+    best = max(range(len(sentences)), key=lambda n: (score(sentences[n]), -n))
+    if len(sentences[best]) + 2 > room:
+        return cut_words(sentences[best], room)
+    first = last = best
+    length = len(sentences[best])
+    while True:  # widen, the next sentence first, while the excerpt still fits
+        grown = False
+        for n in (last + 1, first - 1):
+            if 0 <= n < len(sentences) and length + len(sentences[n]) + 3 <= room:
+                length += len(sentences[n]) + 1
+                first, last = min(first, n), max(last, n)
+                grown = True
+        if not grown:
+            break
+    text = " ".join(sentences[first : last + 1])
+    return ("… " if first > 0 else "") + text + (" …" if last < len(sentences) - 1 else "")
+
+
+def cut_words(text: str, room: int) -> str:
+    if len(text) <= room:
+        return text
+    window = text[: max(0, room - 1)]
+    return (window[: window.rfind(" ")] if " " in window else window).rstrip(",;:") + "…"
+
+
+def trim(text: str, room: int) -> str:
+    """Cut at a sentence end, else at a word: Project and Recovering shrink, never vanish."""
+    return cut_at_sentence(text, room) or cut_words(text, room)
+
+
+def cut_at_sentence(text: str, room: int) -> str:
+    """Cut `text` to `room` characters at a sentence (or line) end; '' when none fits."""
+    if len(text) <= room:
+        return text
+    window = text[:room]
+    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)|\n", window)]
+    if not ends:
+        return ""
+    kept = window[: ends[-1]].rstrip().splitlines()
+    while kept and (not kept[-1].strip() or kept[-1].rstrip("*_ ").endswith(":")):
+        kept.pop()  # a heading whose list was cut off
+    return "\n".join(kept)
+
+
+def project_text(raw: str) -> str:
+    """The project file without its frontmatter and HTML comments (the template's hints)."""
+    text = raw
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        text = text[end + 4 :] if end != -1 else text
+    text = COMMENT.sub("", text)
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    meaningful = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    return "\n".join(lines).strip() if meaningful else ""
+
+
+def checkpoint_text(checkpoint: Checkpoint) -> str:
+    state = "interrupted" if checkpoint.status == "interrupted" else "in progress"
+    lines = [f"Checkpoint ({state}, saved {checkpoint.saved:%Y-%m-%dT%H:%MZ})."]
+    for label, value in (
+        ("Task", checkpoint.task),
+        ("Command", f"`{checkpoint.command}`" if checkpoint.command else ""),
+        ("Doing", checkpoint.what),
+        ("Next", checkpoint.next),
+    ):
+        if value:
+            lines.append(f"{label}: {' '.join(value.split())}")
+    if checkpoint.output_tail.strip():
+        lines.append("Last output:\n```\n" + checkpoint.output_tail.strip("\n") + "\n```")
+    return "\n".join(lines)
+
+
+def handoff_text(entry: Entry) -> str:
+    sender = entry.get("from")
+    lead = f"({entry.date:%Y-%m-%d}{', from ' + sender if sender else ''})"
+    return f"{lead} {entry.body.strip()}"
+
+
+def open_items(entry: Entry) -> str:
+    return (
+        "\n".join(line.strip() for line in entry.body.splitlines() if OPEN_BOX.match(line))
+        or entry.title
+    )
+
+
+def age(when: datetime | None, now: datetime) -> str:
+    if when is None:
+        return "never"
+    seconds = max(0.0, (now - when).total_seconds())
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return "just now"

@@ -1,0 +1,183 @@
+"""Session state: handoffs between sessions and agents, checkpoints of work in progress, roster."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from mem.config import Settings, check_agent
+from mem.errors import InvalidInput
+from mem.extract.redact import redact
+from mem.extract.summary import render_handoff
+from mem.index.search_index import Filters, SearchIndex
+from mem.model import Checkpoint, Entry, RosterLine
+from mem.services.add import write_entry
+from mem.services.feedback import QUIET, Feedback
+from mem.services.refresh import fresh_index
+from mem.vault import entries as entry_codec
+from mem.vault import layout, state
+
+CHECKPOINT_LIFETIME = timedelta(days=7)
+ROSTER_CHARS = 110  # about 30 tokens a line with the agent's name and age
+
+
+@dataclass(frozen=True)
+class HandoffParts:
+    """What a person or a wrapper says about a session, one list per part."""
+
+    what: str = ""
+    decisions: Sequence[str] = ()
+    files: Sequence[str] = ()
+    commits: Sequence[str] = ()
+    unfinished: Sequence[str] = ()
+    next_steps: Sequence[str] = ()
+
+    def is_empty(self) -> bool:
+        return (
+            not any((self.what.strip(), self.decisions, self.files, self.commits, self.unfinished))
+            and not self.next_steps
+        )
+
+
+def write_handoff(
+    settings: Settings,
+    parts: HandoffParts,
+    text: str = "",
+    to: str | None = None,
+    now: datetime | None = None,
+) -> tuple[Entry, int]:
+    """Write a session summary into the handoffs of this agent (or of `to`); clear the
+    checkpoint it supersedes. Returns the entry and how many secrets were redacted."""
+    vault = settings.require_vault()
+    agent = check_agent(settings.agent)
+    target = check_agent(to) if to else agent
+    if text.strip() and not parts.is_empty():
+        raise InvalidInput("give the handoff either as flags or on stdin, not both")
+    body = text.strip() or (
+        ""
+        if parts.is_empty()
+        else render_handoff(
+            parts.what.strip(),
+            list(parts.decisions),
+            list(parts.files),
+            list(parts.commits),
+            list(parts.unfinished),
+            list(parts.next_steps),
+        )
+    )
+    if not body:
+        raise InvalidInput("nothing to hand off; give --what (and more) or text on stdin")
+    body, redactions = redact(body)
+    moment = now or datetime.now(UTC)
+    header: list[tuple[str, str]] = [("kind", "handoff"), ("source", "handoff")]
+    if target != agent:
+        header.append(("from", agent))
+    entry = write_entry(
+        vault,
+        layout.file_ref(target, "handoffs"),
+        entry_codec.new_entry_id(moment),
+        moment,
+        (),
+        body,
+        tuple(header),
+    )
+    state.clear_checkpoint(vault, agent)  # the handoff says where things stand now
+    return entry, redactions
+
+
+def latest_handoff(
+    settings: Settings, agent: str | None = None, feedback: Feedback = QUIET
+) -> Entry | None:
+    """Return the newest live handoff addressed to the agent, or None."""
+    vault = settings.require_vault()
+    who = check_agent(agent or settings.agent)
+    return newest(fresh_index(vault, feedback), who, "handoffs", viewer=settings.agent)
+
+
+def newest(index: SearchIndex, agent: str, category: str, viewer: str) -> Entry | None:
+    found = index.browse(
+        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), limit=1
+    )
+    return found[0] if found else None
+
+
+def save_checkpoint(
+    settings: Settings,
+    task: str = "",
+    what: str = "",
+    next_step: str = "",
+    command: str = "",
+    output_tail: str = "",
+    status: str = "active",
+    now: datetime | None = None,
+) -> Checkpoint:
+    """Save (replace) the agent's checkpoint; secrets in any of its text are redacted."""
+    vault = settings.require_vault()
+    agent = check_agent(settings.agent)
+    if not any(part.strip() for part in (task, what, next_step, command, output_tail)):
+        raise InvalidInput("nothing to checkpoint; give --what, --task or --next")
+    checkpoint = Checkpoint(
+        agent=agent,
+        saved=now or datetime.now(UTC),
+        status=status,
+        task=redact(task.strip())[0],
+        what=redact(what.strip())[0],
+        next=redact(next_step.strip())[0],
+        command=redact(command)[0],
+        output_tail=redact(output_tail)[0],
+    )
+    state.write_checkpoint(vault, checkpoint)
+    return checkpoint
+
+
+def live_checkpoint(vault: Path, agent: str, now: datetime | None = None) -> Checkpoint | None:
+    """Return the agent's checkpoint when it is younger than seven days."""
+    checkpoint = state.read_checkpoint(vault, agent)
+    if checkpoint is None:
+        return None
+    if (now or datetime.now(UTC)) - checkpoint.saved > CHECKPOINT_LIFETIME:
+        return None
+    return checkpoint
+
+
+def show_checkpoint(settings: Settings, now: datetime | None = None) -> Checkpoint | None:
+    return live_checkpoint(settings.require_vault(), check_agent(settings.agent), now)
+
+
+def clear_checkpoint(settings: Settings) -> bool:
+    return state.clear_checkpoint(settings.require_vault(), check_agent(settings.agent))
+
+
+def roster(
+    settings: Settings, index: SearchIndex | None = None, feedback: Feedback = QUIET
+) -> list[RosterLine]:
+    """One line per agent: what its latest handoff says it did, and when."""
+    vault = settings.require_vault()
+    index = index or fresh_index(vault, feedback)
+    lines = []
+    for agent in layout.agents(vault):
+        last = newest(index, agent, "handoffs", viewer=settings.agent)
+        if last is None:
+            lines.append(RosterLine(agent, None, ""))
+            continue
+        lines.append(RosterLine(agent, last.date, one_line(handoff_what(last.body), ROSTER_CHARS)))
+    return lines
+
+
+def handoff_what(body: str) -> str:
+    """The **What:** of a handoff, else its first line."""
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped.lower().startswith("**what:**"):
+            return stripped[len("**what:**") :].strip()
+    return next((line.strip() for line in body.splitlines() if line.strip()), "")
+
+
+def one_line(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    return cut[: cut.rfind(" ")].rstrip(",;:") + "…" if " " in cut else cut + "…"
