@@ -15,7 +15,7 @@ from mem.extract.summary import SessionSummary
 from mem.model import SHARED_FOLDER, CommitReport, Entry
 from mem.services.add import check_others_unchanged, set_header
 from mem.vault import entries as entry_codec
-from mem.vault import layout, store
+from mem.vault import layout, state, store
 
 SOURCE = "commit"
 MAX_CANDIDATES = 500  # per run: a runaway log must not become a runaway memory
@@ -113,6 +113,8 @@ def commit(
             dry_run,
             dedupe_=False,
         ).added[0]
+        if not dry_run:
+            state.clear_checkpoint(vault, agent)  # the handoff says where things stand now
     archived = [] if dry_run else cap_facts(vault, agent)
     promoted = [] if dry_run else promote_facts(vault, agent, moment)
     return CommitReport(

@@ -98,9 +98,10 @@ def latest_handoff(
 
 def newest(index: SearchIndex, agent: str, category: str, viewer: str) -> Entry | None:
     found = index.browse(
-        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), limit=1
+        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), limit=8
     )
-    return found[0] if found else None
+    # Dates keep minutes only; ids sort by the second they were made, so they break ties.
+    return max(found, key=lambda entry: (entry.date, entry.id)) if found else None
 
 
 def save_checkpoint(

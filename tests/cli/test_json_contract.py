@@ -84,6 +84,32 @@ def test_every_json_payload_has_exactly_its_keys(run_mem, tmp_path):
     stats = data(mem("stats", "--json"))
     assert set(stats) == STATS_KEYS
 
+    handoff = data(mem("handoff", "--what", "wrote the docs", "-a", "dev", "--json", input=""))
+    assert set(handoff) == {"schema_version", "entry", "redactions"}
+    check_entry(handoff["entry"])
+    latest = data(mem("handoff", "show", "-a", "dev", "--json"))
+    assert set(latest) == {"schema_version", "entry"}
+    check_entry(latest["entry"])
+    saved = data(mem("checkpoint", "--what", "halfway", "-a", "dev", "--json"))
+    assert set(saved) == {"schema_version", "checkpoint"}
+    assert set(saved["checkpoint"]) == {
+        "agent",
+        "saved",
+        "status",
+        "task",
+        "what",
+        "next",
+        "command",
+        "output_tail",
+    }
+    assert set(data(mem("checkpoint", "clear", "-a", "dev", "--json"))) == {
+        "schema_version",
+        "cleared",
+    }
+    roster = data(mem("roster", "--json"))
+    assert set(roster) == {"schema_version", "agents"}
+    assert set(roster["agents"][0]) == {"agent", "when", "what"}
+
     vault = tmp_path / ".memory"
     write_category_file(
         vault, "dev/lessons.md", "dev", "lessons", entry_block("odd", "someday", "no date")
@@ -114,6 +140,13 @@ JSON_COMMANDS = [
     ("task", "list"),
     ("doctor",),
     ("stats",),
+    ("recall",),
+    ("handoff", "--what", "done"),
+    ("handoff", "show"),
+    ("checkpoint", "--what", "halfway"),
+    ("checkpoint", "show"),
+    ("checkpoint", "clear"),
+    ("roster",),
 ]
 
 

@@ -1,0 +1,265 @@
+"""`mem recall`: the context block, its sections, its budget and what it leaves out."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+from .helpers import (
+    added_id,
+    data,
+    entry_block,
+    error_payload,
+    failed,
+    messages,
+    ok,
+    snapshot,
+    write_category_file,
+)
+
+FENCE = re.compile(
+    r'<mem-recall agent="(?P<agent>[^"]+)" tokens="(?P<tokens>\d+)" budget="(?P<budget>\d+)">'
+)
+
+
+def headings(block: str) -> list[str]:
+    return [line[3:] for line in block.splitlines() if line.startswith("## ")]
+
+
+def days_ago(days: float) -> str:
+    return f"{datetime.now(UTC) - timedelta(days=days):%Y-%m-%dT%H:%MZ}"
+
+
+def test_a_new_vault_recalls_an_empty_block(mem):
+    result = ok(mem("recall", "--agent", "dev"))
+    assert result.stdout == (
+        '<mem-recall agent="dev" tokens="21" budget="2000">\n# Memory for dev\n</mem-recall>\n'
+    )
+    assert messages(result.stderr) == []
+
+
+def test_sections_come_in_design_order_and_empty_ones_are_left_out(mem, vault):
+    (vault / "_project.md").write_text("# Shop\n\nA Django shop. Payments go through Stripe.\n")
+    mem("add", "Chose Stripe over Adyen for payments: better docs.", "-c", "decisions", "-a", "dev")
+    mem("add", "Stripe webhooks retry for three days.", "-c", "lessons", "-a", "dev")
+    mem("add", "The team prefers small payment PRs.", "-c", "facts", "-a", "dev")
+    mem("add", "Payments run in eu-west.", "-c", "facts", "--scope", "shared", "-a", "ops")
+    mem("add", "Payment retries use an idempotency key.", "-c", "decisions", "-a", "ops")
+    mem("task", "add", "refund flow for payments", "-a", "dev")
+    mem("handoff", "--what", "Wired the payment webhooks", "-a", "ops", input="")
+    block = ok(mem("recall", "--agent", "dev", "--task", "payments stripe")).stdout
+    assert headings(block) == [
+        "Project",
+        "Team",
+        "Relevant decisions",
+        "Relevant lessons",
+        "Knowledge",
+        "Shared knowledge",
+        "From other agents",
+        "Open tasks",
+    ]
+    assert FENCE.match(block).group("agent") == "dev"
+    assert "A Django shop. Payments go through Stripe." in block
+    assert "- ops (" in block and "Wired the payment webhooks" in block
+    assert "- [ ] refund flow for payments" in block
+    assert block.endswith("</mem-recall>\n")
+
+
+def test_the_block_stays_within_every_budget_and_says_what_it_left_out(mem, vault):
+    for n in range(30):
+        mem("add", f"Decision {n} about the cache layer and its eviction rules.", "-c", "decisions")
+    for budget in (50, 80, 200, 400, 2000):
+        result = ok(mem("recall", "--task", "cache eviction", "--budget", str(budget)))
+        fence = FENCE.match(result.stdout)
+        assert int(fence.group("budget")) == budget
+        assert int(fence.group("tokens")) <= budget
+        assert -(-len(result.stdout) // 4) <= budget
+    payload = data(mem("recall", "--task", "cache eviction", "--budget", "60", "--json"))
+    assert payload["tokens"] <= 60 and payload["block"].count("- (") >= 1
+    dropped = [o for o in payload["omitted"] if o["how"] == "dropped"]
+    assert dropped and all(o["section"] == "decisions" and o["id"] for o in dropped)
+    stderr = messages(ok(mem("recall", "--task", "cache eviction", "--budget", "60")).stderr)
+    (line,) = stderr
+    assert line.startswith(
+        f"mem: recall over its 60-token budget: dropped {len(dropped)} (decisions {len(dropped)})"
+    )
+
+
+def test_project_is_trimmed_at_a_sentence_end_never_dropped(mem, vault):
+    sentences = [f"Sentence number {n} describes the project in some detail." for n in range(40)]
+    (vault / "_project.md").write_text(" ".join(sentences) + "\n")
+    payload = data(mem("recall", "--budget", "100", "--json"))
+    (section,) = payload["sections"]
+    assert section["key"] == "project" and section["items"][0]["excerpt"] is True
+    text = section["items"][0]["text"]
+    assert text.endswith("detail.") and text in " ".join(sentences)
+    assert payload["omitted"] == [
+        {
+            "section": "project",
+            "id": None,
+            "tokens": payload["omitted"][0]["tokens"],
+            "how": "trimmed",
+        }
+    ]
+
+
+def test_left_over_budget_is_filled_with_the_next_most_relevant_entries(mem, vault):
+    for n in range(12):
+        mem("add", f"Kafka consumer note {n}: offsets commit after the insert.", "-c", "lessons")
+    payload = data(mem("recall", "--task", "kafka offsets", "--json"))
+    keys = [section["key"] for section in payload["sections"]]
+    assert keys == ["lessons", "more"]
+    assert len(payload["sections"][0]["items"]) == 3
+    assert len(payload["sections"][1]["items"]) == 9
+    assert payload["omitted"] == []
+
+
+def test_an_entry_too_big_for_what_is_left_gives_its_best_sentences(mem, vault):
+    filler = " ".join(f"Unrelated remark {n} about lunch." for n in range(60))
+    long_body = filler + " The flaky checkout test came from a shared Redis database. " + filler
+    mem("add", long_body, "-c", "lessons")
+    payload = data(mem("recall", "--task", "flaky checkout redis", "--budget", "120", "--json"))
+    (item,) = payload["sections"][0]["items"]
+    assert item["excerpt"] is True
+    assert "The flaky checkout test came from a shared Redis database." in item["text"]
+    assert payload["tokens"] <= 120
+    assert payload["omitted"][0]["how"] == "trimmed"
+
+
+def test_without_a_task_relevance_falls_back_to_the_last_handoff(mem, vault):
+    mem("add", "Grafana dashboards live in ops/dashboards.", "-c", "decisions")
+    mem("add", "Use Terraform workspaces per region.", "-c", "decisions")
+    mem("handoff", "--what", "Moved the Grafana dashboards", input="")
+    payload = data(mem("recall", "--json"))
+    assert payload["relevance"] == "last_handoff"
+    keys = [section["key"] for section in payload["sections"]]
+    assert keys[0] == "last_session"
+    decisions = next(s for s in payload["sections"] if s["key"] == "decisions")
+    assert "Grafana" in decisions["items"][0]["text"]
+    assert data(mem("recall", "--json", "--task", "terraform"))["relevance"] == "task"
+
+
+def test_a_live_checkpoint_replaces_the_last_session_until_a_handoff(mem, vault):
+    mem("handoff", "--what", "Old session summary", input="")
+    ok(mem("checkpoint", "--what", "halfway through the migration", "--next", "run the tests"))
+    block = ok(mem("recall")).stdout
+    assert "## Recovering" in block and "## Last session" not in block
+    assert "Doing: halfway through the migration" in block and "Next: run the tests" in block
+    mem("handoff", "--what", "Migration finished", input="")
+    block = ok(mem("recall")).stdout
+    assert "## Recovering" not in block and "Migration finished" in block
+
+
+def test_a_checkpoint_older_than_seven_days_is_ignored(mem, vault):
+    ok(mem("checkpoint", "--what", "stale work"))
+    path = vault / ".mem" / "state" / "main" / "checkpoint.json"
+    state = json.loads(path.read_text())
+    state["saved"] = (datetime.now(UTC) - timedelta(days=8)).isoformat()
+    path.write_text(json.dumps(state))
+    assert "## Recovering" not in ok(mem("recall")).stdout
+    assert data(mem("checkpoint", "show", "--json"))["checkpoint"] is None
+
+
+def test_private_entries_are_recalled_only_for_their_own_agent(mem, vault):
+    mem(
+        "add",
+        "My private note on the payments API key rotation.",
+        "-c",
+        "facts",
+        "--scope",
+        "private",
+        "-a",
+        "dev",
+    )
+    mem("add", "Payments API keys rotate monthly.", "-c", "decisions", "-a", "dev")
+    assert "private note" in ok(mem("recall", "-a", "dev", "--task", "payments api")).stdout
+    other = ok(mem("recall", "-a", "qa", "--task", "payments api")).stdout
+    assert "private note" not in other and "rotate monthly" in other
+
+
+def test_recall_never_writes_a_category_file(mem, vault):
+    mem("add", "Chose Postgres.", "-c", "decisions")
+    mem("handoff", "--what", "Set up the database", input="")
+    before = snapshot(vault)
+    ok(mem("recall", "--task", "postgres"))
+    ok(mem("recall"))
+    assert snapshot(vault) == before
+
+
+def test_superseded_and_archived_entries_are_not_recalled(mem, vault):
+    write_category_file(
+        vault,
+        "main/decisions.md",
+        "main",
+        "decisions",
+        entry_block("r-new", days_ago(1), "Queue jobs go through SQS."),
+        entry_block("r-old", days_ago(2), "Queue jobs go through RabbitMQ.", superseded_by="r-new"),
+    )
+    write_category_file(
+        vault,
+        "main/archive/decisions.md",
+        "main",
+        "decisions",
+        entry_block("r-arch", days_ago(90), "Queue jobs went through cron."),
+    )
+    block = ok(mem("recall", "--task", "queue jobs")).stdout
+    assert "SQS" in block and "RabbitMQ" not in block and "cron" not in block
+
+
+def test_markdown_is_written_plainly_and_the_hook_format_is_claude_codes(mem, vault):
+    long_line = "Deploys go through the blue-green pipeline " + "and then some more words " * 20
+    mem("add", long_line.strip() + ".", "-c", "decisions")
+    block = ok(mem("recall", "--task", "deploys", env={"COLUMNS": "40"})).stdout
+    assert "\x1b[" not in block
+    assert any(line.startswith("- (") and len(line) > 200 for line in block.splitlines())
+    hook = json.loads(ok(mem("recall", "--task", "deploys", "--format", "claude-hook")).stdout)
+    assert list(hook) == ["hookSpecificOutput"]
+    assert hook["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert hook["hookSpecificOutput"]["additionalContext"] == block
+
+
+def test_recall_json_has_the_documented_keys(mem, vault):
+    mem("add", "Chose Postgres for the ledger.", "-c", "decisions")
+    payload = data(mem("recall", "--task", "ledger", "--json"))
+    assert set(payload) == {
+        "schema_version",
+        "agent",
+        "task",
+        "relevance",
+        "budget",
+        "tokens",
+        "sections",
+        "omitted",
+        "block",
+    }
+    (section,) = payload["sections"]
+    assert set(section) == {"key", "title", "tokens", "items"}
+    assert set(section["items"][0]) == {
+        "id",
+        "agent",
+        "category",
+        "kind",
+        "date",
+        "text",
+        "tokens",
+        "excerpt",
+    }
+
+
+def test_bad_recall_arguments_are_one_line_errors(mem):
+    error_payload(mem("recall", "--budget", "10", "--json"), 2, "invalid_input")
+    assert "--budget" in failed(mem("recall", "--budget", "10"), 2)
+    assert "format" in failed(mem("recall", "--format", "yaml"), 2)
+    assert "agent" in failed(mem("recall", "--agent", "../x"), 2)
+
+
+def test_recall_without_a_vault_says_to_run_init(run_mem, tmp_path):
+    assert "mem init" in failed(run_mem("recall", cwd=tmp_path), 1)
+
+
+def test_recall_block_ids_point_at_real_entries(mem, vault):
+    first = added_id(mem("add", "The ledger uses double entry.", "-c", "facts"))
+    payload = data(mem("recall", "--json"))
+    knowledge = next(s for s in payload["sections"] if s["key"] == "knowledge")
+    assert knowledge["items"][0]["id"] == first

@@ -1,0 +1,135 @@
+"""`mem handoff`, `mem checkpoint` and `mem roster`: session state between sessions and agents."""
+
+from __future__ import annotations
+
+import json
+
+from .helpers import data, error_payload, failed, messages, ok
+
+
+def test_a_handoff_from_flags_is_a_structured_entry(mem, vault):
+    result = ok(
+        mem(
+            "handoff",
+            "--what",
+            "Fixed the login redirect",
+            "--decision",
+            "Sessions live server-side",
+            "--file",
+            "/home/me/app/src/auth/session.py",
+            "--commit",
+            "4f2a9c1 Fix redirect race",
+            "--unfinished",
+            "The e2e test",
+            "--next",
+            "Document SESSION_BACKEND",
+            "--next",
+            "Ask QA for a pass",
+            "-a",
+            "dev",
+            input="",
+        )
+    )
+    assert messages(result.stderr) == ["handoff written to dev/handoffs.md"]
+    shown = ok(mem("handoff", "show", "-a", "dev")).stdout
+    assert shown == (
+        "**What:** Fixed the login redirect\n\n"
+        "**Decisions:**\n- Sessions live server-side\n\n"
+        "**Files changed:**\n- /home/me/app/src/auth/session.py\n\n"
+        "**Commits:**\n- 4f2a9c1 Fix redirect race\n\n"
+        "**Unfinished:**\n- The e2e test\n\n"
+        "**Next:**\n- Document SESSION_BACKEND\n- Ask QA for a pass\n"
+    )
+    text = (vault / "dev" / "handoffs.md").read_text()
+    assert "kind:handoff source:handoff" in text
+
+
+def test_a_handoff_from_stdin_is_kept_as_written_with_secrets_redacted(mem, vault):
+    summary = (
+        "Rotated the deploy key.\nThe old one was ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n"
+    )
+    payload = data(mem("handoff", "--json", input=summary))
+    assert payload["redactions"] == 1
+    body = payload["entry"]["body"]
+    assert body.startswith("Rotated the deploy key.") and "ghp_" not in body
+    assert "ghp_abcdef" not in (vault / "main" / "handoffs.md").read_text()
+
+
+def test_a_handoff_to_another_agent_lands_in_its_handoffs(mem, vault):
+    ok(mem("handoff", "--what", "API ready for testing", "--to", "qa", "-a", "dev", input=""))
+    shown = data(mem("handoff", "show", "-a", "qa", "--json"))["entry"]
+    assert shown["agent"] == "qa" and shown["body"] == "**What:** API ready for testing"
+    assert shown["header"]["from"] == "dev"
+    assert "from dev" in ok(mem("recall", "-a", "qa")).stdout
+    assert data(mem("handoff", "show", "-a", "dev", "--json"))["entry"] is None
+
+
+def test_handoff_show_prints_the_newest(mem, vault):
+    mem("handoff", "--what", "First session", input="")
+    mem("handoff", "--what", "Second session", input="")
+    assert ok(mem("handoff", "show")).stdout == "**What:** Second session\n"
+
+
+def test_bad_handoffs_are_refused_and_nothing_is_written(mem, vault):
+    error_payload(mem("handoff", "--json", input=""), 2, "invalid_input")
+    assert "agent" in failed(mem("handoff", "--what", "done", "--to", "../etc", input=""), 2)
+    assert not (vault / "main" / "handoffs.md").exists()
+    assert ok(mem("handoff", "show")).stderr.strip().endswith("no handoff yet")
+
+
+def test_checkpoint_save_show_and_clear(mem, vault):
+    ok(mem("checkpoint", "--task", "migrate sessions", "--what", "half the tables", "-a", "dev"))
+    shown = data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"]
+    assert shown["status"] == "active" and shown["task"] == "migrate sessions"
+    assert shown["what"] == "half the tables"
+    path = vault / ".mem" / "state" / "dev" / "checkpoint.json"
+    assert json.loads(path.read_text())["what"] == "half the tables"
+    assert not list(path.parent.glob("*.tmp"))
+    assert data(mem("checkpoint", "clear", "-a", "dev", "--json")) == {
+        "schema_version": 1,
+        "cleared": True,
+    }
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
+    assert "nothing to checkpoint" in failed(mem("checkpoint", "-a", "dev"), 2)
+
+
+def test_a_handoff_clears_the_checkpoint(mem, vault):
+    ok(mem("checkpoint", "--what", "in the middle of it"))
+    ok(mem("handoff", "--what", "done with it", input=""))
+    assert data(mem("checkpoint", "show", "--json"))["checkpoint"] is None
+
+
+def test_a_damaged_checkpoint_reads_as_none(mem, vault):
+    path = vault / ".mem" / "state" / "main" / "checkpoint.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    assert data(mem("checkpoint", "show", "--json"))["checkpoint"] is None
+    assert "## Recovering" not in ok(mem("recall")).stdout
+
+
+def test_roster_has_one_line_per_agent(mem, vault):
+    mem(
+        "handoff",
+        "--what",
+        "Built the payments webhook " + "with many details " * 20,
+        "-a",
+        "dev",
+        input="",
+    )
+    mem("add", "QA prefers pytest.", "-c", "facts", "-a", "qa")
+    lines = ok(mem("roster")).stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("dev ") and "Built the payments webhook" in lines[0]
+    assert len(lines[0]) < 150 and lines[0].endswith("…")
+    assert lines[1].startswith("qa ") and "no handoff yet" in lines[1]
+    payload = data(mem("roster", "--json"))
+    assert [row["agent"] for row in payload["agents"]] == ["dev", "qa"]
+    assert payload["agents"][1] == {"agent": "qa", "when": None, "what": ""}
+
+
+def test_a_commit_that_writes_a_handoff_clears_the_checkpoint(mem, vault):
+    ok(mem("checkpoint", "--what", "in the middle of it", "-a", "dev"))
+    ok(mem("commit", "-a", "dev", "--dry-run", input="Fixed the flaky login test at last."))
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is not None
+    ok(mem("commit", "-a", "dev", input="Fixed the flaky login test at last."))
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
