@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mem.errors import InvalidAgent, MemError, VaultNotFound
-from mem.model import AGENT_NAME, DEFAULT_HALF_LIFE_DAYS
+from mem.model import AGENT_NAME, DEFAULT_DECAY_FLOOR, DEFAULT_HALF_LIFE_DAYS
 
 VAULT_DIR = ".memory"
 CONFIG_FILE = "mem.toml"
@@ -28,6 +28,7 @@ class Settings:
     half_life_days: Mapping[str, float] = field(
         default_factory=lambda: dict(DEFAULT_HALF_LIFE_DAYS)
     )
+    decay_floor: float = DEFAULT_DECAY_FLOOR
     editor: str = "vi"
     vault_flag: str | None = None  # what the user asked for, for error messages
 
@@ -69,8 +70,13 @@ def load_settings(
         for kind, days in configured.items():
             if isinstance(days, int | float) and days > 0:
                 half_lives[str(kind)] = float(days)
+    ranking = table.get("ranking", {})
+    floor = ranking.get("decay_floor", DEFAULT_DECAY_FLOOR) if isinstance(ranking, dict) else None
+    if not isinstance(floor, int | float) or not 0 <= floor <= 1:
+        floor = DEFAULT_DECAY_FLOOR
     return Settings(
         vault=vault,
+        decay_floor=float(floor),
         agent=agent,
         agent_is_explicit=agent_is_explicit,
         recall_budget=int(budget) if isinstance(budget, int) and budget > 0 else 2000,

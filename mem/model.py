@@ -40,6 +40,10 @@ DEFAULT_HALF_LIFE_DAYS: dict[str, float] = {
     "task": 30,
 }
 
+# Decay never takes an entry below this share of its text relevance: age breaks ties and tips close
+# calls, but an old entry that is the only real match is still found. Overridable in mem.toml.
+DEFAULT_DECAY_FLOOR = 0.5
+
 SCOPES: tuple[str, ...] = ("agent", "shared", "private")
 SHARED_FOLDER = "_shared"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mem.errors import IndexBusy
-from mem.model import CATEGORY_OF_KIND, Entry
+from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
@@ -67,6 +67,7 @@ class Ranking:
     now: datetime
     half_life_days: Mapping[str, float]
     decay: bool = True
+    floor: float = DEFAULT_DECAY_FLOOR  # the share of relevance that never decays
 
 
 def build_schema() -> Any:
@@ -387,7 +388,7 @@ class SearchIndex:
     def _rank(
         self, searcher: Any, scored: list[tuple[int, float]], ranking: Ranking
     ) -> list[tuple[int, float]]:
-        # BM25F × half-life decay per kind × a mild boost for entries seen again.
+        # BM25F × half-life decay per kind (down to a floor) × a mild boost for entries seen again.
         if not scored:
             return []  # nothing to rank; an index without segments cannot even read columns
         packed = searcher.reader().column_reader("rank")
@@ -402,7 +403,7 @@ class SearchIndex:
             half_life = half_lives[(key >> 1) & 31]
             if ranking.decay and half_life and not key & 1:
                 age_days = max(0.0, now - (key >> 20)) / SECONDS_PER_DAY
-                factor *= 0.5 ** (age_days / half_life)
+                factor *= ranking.floor + (1 - ranking.floor) * 0.5 ** (age_days / half_life)
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -62,6 +64,54 @@ def add(
     if older is not None:
         set_header(vault, older, {"superseded-by": entry.id})
     return entry
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """One entry for add_many: its text, when it happened, and extra header pairs."""
+
+    text: str
+    moment: datetime
+    tags: tuple[str, ...] = ()
+    header: tuple[tuple[str, str], ...] = ()
+
+
+def add_many(
+    settings: Settings, items: Sequence[NewEntry], category: str, kind: str | None = None
+) -> list[Entry]:
+    """Write many entries into the agent's category file in one locked write (an import).
+
+    Each is checked as `add` checks one; they go in newest first, above what the file holds.
+    """
+    vault = settings.require_vault()
+    agent = check_agent(settings.agent)
+    layout.check_category(category)
+    kind = check_kind(category, kind)
+    ref = layout.file_ref(agent, category)
+    rendered: list[tuple[datetime, str, str]] = []
+    for item in items:
+        body = item.text.strip()
+        if not body:
+            raise InvalidInput("nothing to add: an entry's text is empty")
+        entry_id = entry_codec.new_entry_id(item.moment)
+        while any(entry_id == made for _, made, _ in rendered):  # same second, same 31 bits
+            entry_id = entry_codec.new_entry_id(item.moment)
+        header = (("kind", kind), *item.header)
+        block = entry_codec.render_entry(entry_id, item.moment, check_tags(item.tags), body, header)
+        rendered.append((item.moment, entry_id, block))
+    rendered.sort(key=lambda row: row[0], reverse=True)
+    new_ids = {entry_id for _, entry_id, _ in rendered}
+
+    def insert(old: str) -> str:
+        text = old or entry_codec.new_file_text(agent, category)
+        before = entry_codec.parse_ref(text, ref)
+        after = entry_codec.insert_entry(before, "".join(block for _, _, block in rendered))
+        check_others_unchanged(before, entry_codec.parse_ref(after, ref), new_ids, ref.path)
+        return after
+
+    _, new_text = store.update(vault, ref.path, insert)
+    parsed = entry_codec.parse_ref(new_text, ref)
+    return [span.entry for span in parsed.spans if span.entry.id in new_ids]
 
 
 def check_kind(category: str, kind: str | None) -> str:

@@ -67,6 +67,7 @@ PACK_ORDER: tuple[str, ...] = (
 LIMITS = {"decisions": 5, "lessons": 3, "knowledge": 10, "shared": 5, "others": 3}
 OTHER_AGENT_KINDS = ("decision", "interface", "warning")
 SEARCH_DEPTH = 200  # ranked candidates considered for the relevant sections and the fill
+FILL_CHARS = 160  # the fill shows each entry's sentences around the match, about this long
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
 MIN_BUDGET = 50
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -86,6 +87,7 @@ class Candidate:
     text: str
     entry: Entry | None = None
     cut: Callable[[int], str] | None = None  # a shorter version within N characters, or ""
+    excerpt: bool = False  # already cut down to the sentences around the match
 
 
 @dataclass
@@ -105,7 +107,7 @@ class Packer:
             spare = self.room - (0 if items else heading)
             entry_id = candidate.entry.id if candidate.entry else ""
             if whole <= spare:
-                items.append(RecallItem(candidate.text, whole, candidate.entry))
+                items.append(RecallItem(candidate.text, whole, candidate.entry, candidate.excerpt))
                 self.room -= whole + (0 if len(items) > 1 else heading)
                 continue
             shorter = candidate.cut(spare * 4 - 1) if candidate.cut else ""
@@ -193,10 +195,11 @@ def recall(
         wanted[key] = [entry_candidate(e, terms) for e in relevant(category, own)]
     for key, folder in (("knowledge", agent), ("shared", SHARED_FOLDER)):
         facts = [e for e in ranked if e.category == "facts" and e.agent == folder]
-        facts += sorted(
-            browse(index, visible, "facts", (folder,)),
-            key=lambda e: (-e.reinforced, -e.date.timestamp()),
-        )
+        if len([e for e in facts if e.id not in chosen]) < LIMITS[key]:
+            facts += sorted(  # then the most reinforced, newest first
+                browse(index, visible, "facts", (folder,)),
+                key=lambda e: (-e.reinforced, -e.date.timestamp()),
+            )
         wanted[key] = [entry_candidate(e, terms) for e in pick(facts, LIMITS[key])]
     others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
     wanted["others"] = [entry_candidate(e, terms, show_agent=True) for e in pick(others, 3)]
@@ -208,7 +211,8 @@ def recall(
     wanted["open_tasks"] = [Candidate(open_items(e), e) for e in pick(tasks, None)]
     fill = [e for e in ranked if e.category != "handoffs"]
     wanted["more"] = [
-        entry_candidate(e, terms, show_agent=e.agent not in own) for e in pick(fill, None)
+        entry_candidate(e, terms, show_agent=e.agent not in own, room=FILL_CHARS)
+        for e in pick(fill, None)
     ]
 
     return pack(agent, task, against, budget, wanted)
@@ -255,7 +259,7 @@ def pack(
 
 
 def ranking(settings: Settings, moment: datetime) -> Ranking:
-    return Ranking(moment, settings.half_life_days, decay=True)
+    return Ranking(moment, settings.half_life_days, decay=True, floor=settings.decay_floor)
 
 
 def browse(
@@ -275,11 +279,18 @@ def query_stems(text: str) -> frozenset[str]:
     return frozenset(stem(word) for word in WORD.findall(text.lower()) if len(word) > 2)
 
 
-def entry_candidate(entry: Entry, terms: frozenset[str], show_agent: bool = False) -> Candidate:
+def entry_candidate(
+    entry: Entry, terms: frozenset[str], show_agent: bool = False, room: int | None = None
+) -> Candidate:
+    """An entry as one line; with `room`, only its sentences around the match when it is longer."""
     lead = f"- ({entry.date:%Y-%m-%d}{', ' + entry.agent if show_agent else ''}) "
     body = " ".join(entry.body.split())
+    short = best_sentences(body, terms, room) if room and len(body) > room else ""
     return Candidate(
-        lead + body, entry, cut=lambda room: lead + best_sentences(body, terms, room - len(lead))
+        lead + (short or body),
+        entry,
+        cut=lambda chars: lead + best_sentences(body, terms, chars - len(lead)),
+        excerpt=bool(short),
     )
 
 

@@ -68,7 +68,9 @@ def search(
         raise InvalidInput("nothing to search for; give some words")
     filters = filters_of(settings, query)
     index = fresh_index(vault, feedback)
-    ranking = Ranking(now or datetime.now(UTC), settings.half_life_days, query.decay)
+    ranking = Ranking(
+        now or datetime.now(UTC), settings.half_life_days, query.decay, settings.decay_floor
+    )
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
     placed = with_lines(vault, [entry for entry, _ in found])
