@@ -195,10 +195,7 @@ def run_conversation(
         settings = load_settings(vault_flag=str(vault), agent_flag=AGENT, environ={})
         made = add_many(
             settings,
-            [
-                NewEntry(turn.text, turn.moment, header=(("src-id", turn.dia_id),))
-                for turn in turns
-            ],
+            [NewEntry(turn.text, turn.moment, header=(("src-id", turn.dia_id),)) for turn in turns],
             "facts",
             "fact",
         )
@@ -289,7 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     started = time.perf_counter()
     for n, sample in enumerate(samples, 1):
-        asked = run_conversation(sample, categories, args.budget, tallies)
+        try:
+            asked = run_conversation(sample, categories, args.budget, tallies)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            name = sample.get("sample_id", n) if isinstance(sample, dict) else n
+            print(f"locomo: conversation {name} does not fit the schema: {exc!r}", file=sys.stderr)
+            return 1
         print(
             f"locomo: {sample.get('sample_id', n)}: {asked} questions",
             file=sys.stderr,

@@ -20,9 +20,13 @@ if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 6  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 7  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
+# BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
+# a longer one that holds the query's words is not less about them. Measured on LoCoMo's dev half.
+BM25_B = 0.3
+BM25_K1 = 1.2
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
 SECONDS_PER_DAY = 86400.0
 KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
@@ -74,7 +78,7 @@ def build_schema() -> Any:
     from whoosh import columns, fields
     from whoosh.analysis import StemmingAnalyzer
 
-    from mem.index.analysis import stem
+    from mem.index.analysis import STOP_WORDS, stem
 
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
@@ -93,7 +97,9 @@ def build_schema() -> Any:
         archived=fields.ID(),  # yes | no
         open_task=fields.ID(),  # yes | no
         header=fields.STORED(),
-        content=fields.TEXT(stored=True, analyzer=StemmingAnalyzer(stemfn=stem)),
+        content=fields.TEXT(
+            stored=True, analyzer=StemmingAnalyzer(stoplist=STOP_WORDS, stemfn=stem)
+        ),
     )
 
 
@@ -195,7 +201,9 @@ class SearchIndex:
     def searcher(self) -> Any:
         """Return this process's searcher of the index as it was when first asked."""
         if self._searcher is None:
-            self._searcher = self.open().searcher()
+            from whoosh.scoring import BM25F
+
+            self._searcher = self.open().searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1))
         return self._searcher
 
     def close(self) -> None:

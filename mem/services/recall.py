@@ -67,7 +67,7 @@ PACK_ORDER: tuple[str, ...] = (
 LIMITS = {"decisions": 5, "lessons": 3, "knowledge": 10, "shared": 5, "others": 3}
 OTHER_AGENT_KINDS = ("decision", "interface", "warning")
 SEARCH_DEPTH = 200  # ranked candidates considered for the relevant sections and the fill
-FILL_CHARS = 160  # the fill shows each entry's sentences around the match, about this long
+FILL_CHARS = 120  # the fill shows each entry's sentences around the match, about this long
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
 MIN_BUDGET = 50
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
