@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("handoff", "handoff", "app"),
     ("checkpoint", "checkpoint", "app"),
     ("roster", "roster", "roster"),
+    ("run", "run", "run"),
     ("edit", "edit", "edit"),
     ("forget", "forget", "forget"),
     ("task", "task", "app"),

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from mem.services.edit import EditReport
+    from mem.services.run import RunReport
 
 SCHEMA_VERSION = 1
 
@@ -492,3 +493,15 @@ def roster_lines(lines: list[RosterLine], now: Any, as_json: bool) -> None:
         when = line.when.strftime("%Y-%m-%d %H:%MZ") if line.when else "no handoff yet"
         text = f"{line.agent:<{width}}  {when:<17}  {line.what}".rstrip()
         sys.stdout.write(text + "\n")
+
+
+def ran(report: RunReport) -> None:
+    """What `mem run` remembered, on stderr: the command's own output owns stdout."""
+    parts = []
+    if report.commit is not None and not report.commit.empty_input:
+        parts.append(f"kept {len(report.commit.added)}, reinforced {len(report.commit.reinforced)}")
+    if report.interrupted:
+        parts.append(f"interrupted (exit {report.exit_code}); checkpoint kept for the next recall")
+    elif report.handoff is not None:
+        parts.append(f"handoff {report.handoff.id}")
+    say("mem run: " + "; ".join(parts or ["nothing to remember"]))

@@ -52,8 +52,12 @@ def commit(
     output_format: str = "auto",
     dry_run: bool = False,
     now: datetime | None = None,
+    hand_off: bool = True,
 ) -> CommitReport:
-    """Read agent output line by line, extract, redact, dedupe and store what is worth keeping."""
+    """Read agent output line by line, extract, redact, dedupe and store what is worth keeping.
+
+    With `hand_off` off (an interrupted run), no handoff is written and the checkpoint stays.
+    """
     agent = check_agent(settings.agent)
     vault = settings.require_vault()
     if output_format != "auto" and output_format not in formats.FORMATS:
@@ -103,7 +107,7 @@ def commit(
         added += result.added
         reinforced += result.reinforced
     handoff = None
-    body = summary.render()
+    body = summary.render() if hand_off else ""
     if body:
         handoff = store_candidates(
             vault,

@@ -1,0 +1,211 @@
+"""`mem run`: the whole loop around one agent command.
+
+Recall, start the command with the context, stream its output through unchanged while keeping a
+checkpoint, then commit what it printed and hand off. An interrupted or killed command leaves its
+checkpoint marked interrupted, which the next recall shows under Recovering.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import BinaryIO
+
+from mem.config import Settings, check_agent
+from mem.errors import InvalidInput, MemError
+from mem.model import CommitReport, Entry
+from mem.services import session
+from mem.services.commit import commit
+from mem.services.feedback import QUIET, Feedback
+from mem.services.recall import recall
+from mem.vault import state
+from mem.vault.layout import inside
+
+INJECT_MODES = ("env", "stdin", "arg", "file")
+CHECKPOINT_EVERY = 15.0  # seconds between checkpoint saves while output streams
+TAIL_LINES = 15  # lines of output a checkpoint keeps, for whoever recovers
+STOP_GRACE = 10.0  # seconds an interrupted command gets to exit before it is terminated
+
+
+@dataclass(frozen=True)
+class RunReport:
+    exit_code: int
+    interrupted: bool
+    context_tokens: int
+    commit: CommitReport | None
+    handoff: Entry | None
+
+
+class Tail:
+    """The last lines of a byte stream, for the checkpoint."""
+
+    def __init__(self) -> None:
+        self.lines: deque[bytes] = deque(maxlen=TAIL_LINES)
+        self.partial = b""
+
+    def feed(self, chunk: bytes) -> None:
+        *complete, self.partial = (self.partial + chunk).split(b"\n")
+        self.lines.extend(complete)
+        self.partial = self.partial[-4096:]
+
+    def text(self) -> str:
+        lines = [*self.lines, self.partial] if self.partial else list(self.lines)
+        return b"\n".join(lines[-TAIL_LINES:]).decode("utf-8", errors="replace")[-2000:]
+
+
+def run(
+    settings: Settings,
+    command: Sequence[str],
+    out: BinaryIO,
+    task: str = "",
+    inject: str = "env",
+    budget: int | None = None,
+    stdin: BinaryIO | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    feedback: Feedback = QUIET,
+) -> RunReport:
+    """Run `command` with the agent's memory and remember what it did."""
+    vault = settings.require_vault()
+    agent = check_agent(settings.agent)
+    if not command:
+        raise InvalidInput("give the command to run after --, e.g. mem run -- claude -p 'fix it'")
+    if inject not in INJECT_MODES:
+        raise InvalidInput(f"unknown --inject {inject!r}; choose one of {', '.join(INJECT_MODES)}")
+    shown = shlex.join(command)
+    block = recall(settings, task, budget, feedback=feedback)
+    folder = inside(vault, f"{state.STATE_FOLDER}/{agent}/run-{os.getpid()}-{os.urandom(3).hex()}")
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        context = folder / "context.md"
+        context.write_text(block.text, encoding="utf-8")
+        capture = folder / "output.log"
+        args = list(command)
+        if inject == "arg":
+            args.append(block.text)
+        elif inject == "file":
+            args.append(str(context))
+        env = dict(os.environ, MEM_CONTEXT=str(context), MEM_AGENT=agent, MEM_VAULT=str(vault))
+        session.save_checkpoint(settings, task=task, what=f"running {shown}", command=shown)
+        try:
+            process = subprocess.Popen(
+                args,
+                stdout=subprocess.PIPE,
+                stdin=subprocess.PIPE if inject == "stdin" else None,
+                env=env,
+            )
+        except OSError as exc:
+            session.clear_checkpoint(settings)
+            raise MemError(f"cannot start {command[0]}: {exc.strerror}") from exc
+        if inject == "stdin":
+            threading.Thread(
+                target=feed_stdin, args=(process, block.text, stdin), daemon=True
+            ).start()
+        tail = Tail()
+        interrupted = False
+        try:
+            stream(process, out, capture, tail, settings, task, shown, clock)
+            code = process.wait()
+        except KeyboardInterrupt:
+            interrupted = True
+            code = stop(process)
+            stream(process, out, capture, tail, settings, task, shown, clock)  # what it said last
+        if code < 0:  # killed by a signal: report it as a shell would
+            interrupted = True
+            code = 128 - code
+        report = remember(settings, capture, interrupted)
+        handoff = report.handoff if report else None
+        if interrupted:
+            session.save_checkpoint(
+                settings,
+                task=task,
+                what=f"interrupted (exit {code}) before it finished",
+                command=shown,
+                output_tail=tail.text(),
+                status="interrupted",
+            )
+        elif handoff is None:
+            what = f"Ran {shown}" + (f" for: {task}" if task else "") + f" (exit {code})"
+            handoff, _ = session.write_handoff(settings, session.HandoffParts(what=what))
+        return RunReport(code, interrupted, block.tokens, report, handoff)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def feed_stdin(process: subprocess.Popen[bytes], context: str, stdin: BinaryIO | None) -> None:
+    """Give the command the context, then whatever was piped into `mem run`."""
+    assert process.stdin is not None
+    try:
+        process.stdin.write(context.encode("utf-8"))
+        if stdin is not None:
+            shutil.copyfileobj(stdin, process.stdin)
+        process.stdin.close()
+    except (BrokenPipeError, OSError, ValueError):
+        pass  # the command stopped reading; that is its business
+
+
+def stream(
+    process: subprocess.Popen[bytes],
+    out: BinaryIO,
+    capture: Path,
+    tail: Tail,
+    settings: Settings,
+    task: str,
+    shown: str,
+    clock: Callable[[], float],
+) -> None:
+    """Copy the command's output to `out` unchanged as it comes, and keep it for the commit."""
+    assert process.stdout is not None
+    last_save = clock()
+    with capture.open("ab") as kept:
+        while chunk := os.read(process.stdout.fileno(), 65536):
+            try:
+                out.write(chunk)
+                out.flush()
+            except BrokenPipeError:
+                pass  # whoever reads our output left; keep capturing for the commit
+            kept.write(chunk)
+            tail.feed(chunk)
+            if clock() - last_save >= CHECKPOINT_EVERY:
+                last_save = clock()
+                session.save_checkpoint(
+                    settings,
+                    task=task,
+                    what=f"running {shown}",
+                    command=shown,
+                    output_tail=tail.text(),
+                )
+
+
+def stop(process: subprocess.Popen[bytes]) -> int:
+    """Pass the interrupt on, give the command a moment, then terminate it."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=STOP_GRACE)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return 130
+
+
+def remember(settings: Settings, capture: Path, interrupted: bool) -> CommitReport | None:
+    """Commit what the command printed; an interrupted run keeps its checkpoint, not a handoff."""
+    if not capture.exists() or capture.stat().st_size == 0:
+        return None
+    with capture.open("rb") as handle:
+        lines = (raw.decode("utf-8", errors="replace").replace("\x00", "") for raw in handle)
+        return commit(settings, lines, "auto", now=datetime.now(UTC), hand_off=not interrupted)

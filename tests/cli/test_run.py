@@ -1,0 +1,151 @@
+"""`mem run`: recall, run a real command with the context, stream, checkpoint, commit, hand off."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .helpers import data, failed, messages, ok
+
+AGENT = """\
+import json, os, pathlib, sys
+context = pathlib.Path(os.environ["MEM_CONTEXT"]).read_text()
+state = pathlib.Path(os.environ["MEM_VAULT"]) / ".mem/state/dev/checkpoint.json"
+print("context lines:", len(context.splitlines()), "recall fence:", "mem-recall agent=" in context)
+print("checkpoint while running:", json.loads(state.read_text())["status"])
+print("We decided to keep Redis streams instead of Kafka because the volume is small.")
+print("TODO: add retries to the consumer")
+sys.stdout.buffer.write(b"raw bytes \\xff pass through\\n")
+sys.exit(3)
+"""
+
+
+def script(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_run_gives_the_context_streams_output_and_remembers(mem, vault, tmp_path):
+    agent = script(tmp_path, "agent.py", AGENT)
+    mem("add", "Queue consumers are written in Go.", "-c", "facts", "-a", "dev")
+    result = mem("run", "-a", "dev", "--task", "queue consumer", "--", sys.executable, agent)
+    assert result.exit_code == 3
+    assert result.stdout.splitlines()[:2] == [
+        "context lines: 5 recall fence: True",
+        "checkpoint while running: active",
+    ]
+    assert "raw bytes \ufffd pass through" in result.stdout  # bytes went through untouched
+    assert messages(result.stderr)[-1].startswith("mem run: kept 2, reinforced 0; handoff ")
+    decisions = (vault / "dev" / "decisions.md").read_text()
+    assert "keep Redis streams instead of Kafka" in decisions
+    assert "add retries to the consumer" in (vault / "dev" / "tasks.md").read_text()
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
+    assert "Redis streams" in ok(mem("handoff", "show", "-a", "dev")).stdout
+    assert not list((vault / ".mem" / "state" / "dev").glob("run-*"))  # context file removed
+
+
+def test_run_passes_bytes_through_exactly(run_mem, vault, tmp_path):
+    raw = bytes(range(256)) * 4
+    agent = script(tmp_path, "raw.py", f"import sys\nsys.stdout.buffer.write({raw!r})\n")
+    completed = subprocess.run(
+        [sys.executable, "-m", "mem", "--vault", str(vault), "run", "--", sys.executable, agent],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == raw
+
+
+def test_the_context_can_come_on_stdin_as_an_argument_or_as_a_file(mem, vault, tmp_path):
+    (vault / "_project.md").write_text("The billing service, in Go.\n")
+    echo_stdin = script(tmp_path, "stdin.py", "import sys\nprint(sys.stdin.read())\n")
+    shown = ok(mem("run", "--inject", "stdin", "--", sys.executable, echo_stdin, input="PROMPT"))
+    assert "The billing service, in Go." in shown.stdout
+    assert shown.stdout.rstrip().endswith("</mem-recall>\nPROMPT")
+    echo_arg = script(tmp_path, "arg.py", "import sys\nprint(sys.argv[-1])\n")
+    shown = ok(mem("run", "--inject", "arg", "--", sys.executable, echo_arg, input=""))
+    assert shown.stdout.startswith("<mem-recall ") and "billing service" in shown.stdout
+    read_file = script(tmp_path, "file.py", "import sys\nprint(open(sys.argv[-1]).read())\n")
+    shown = ok(mem("run", "--inject", "file", "--", sys.executable, read_file, input=""))
+    assert shown.stdout.startswith("<mem-recall ") and "billing service" in shown.stdout
+
+
+def test_a_killed_command_leaves_an_interrupted_checkpoint_for_the_next_recall(
+    mem, vault, tmp_path
+):
+    dying = script(
+        tmp_path,
+        "dying.py",
+        "import os, signal\n"
+        "print('Halfway through the migration of table users.', flush=True)\n"
+        "print('password=hunter2hunter2', flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n",
+    )
+    result = mem("run", "-a", "dev", "--task", "migrate users", "--", sys.executable, dying)
+    assert result.exit_code == 128 + signal.SIGKILL
+    assert "interrupted (exit 137)" in messages(result.stderr)[-1]
+    checkpoint = data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"]
+    assert checkpoint["status"] == "interrupted" and checkpoint["task"] == "migrate users"
+    assert "Halfway through the migration" in checkpoint["output_tail"]
+    assert "hunter2" not in (vault / ".mem" / "state" / "dev" / "checkpoint.json").read_text()
+    block = ok(mem("recall", "-a", "dev")).stdout
+    assert "## Recovering" in block and "Checkpoint (interrupted" in block
+    assert "Halfway through the migration" in block
+    assert not (vault / "dev" / "handoffs.md").exists()
+
+
+def test_ctrl_c_stops_the_command_and_leaves_an_interrupted_checkpoint(vault, tmp_path):
+    slow = script(
+        tmp_path,
+        "slow.py",
+        "import signal, sys, time\n"
+        "def bye(*_):\n"
+        "    print('stopping cleanly', flush=True)\n"
+        "    sys.exit(1)\n"
+        "signal.signal(signal.SIGINT, bye)\n"
+        "print('started', flush=True)\n"
+        "time.sleep(60)\n",
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mem",
+            "--vault",
+            str(vault),
+            "run",
+            "-a",
+            "dev",
+            "--",
+            sys.executable,
+            slow,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == b"started\n"
+    time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert b"stopping cleanly" in out
+    saved = json.loads((vault / ".mem" / "state" / "dev" / "checkpoint.json").read_text())
+    assert saved["status"] == "interrupted"
+    assert "started" in saved["output_tail"]
+
+
+def test_bad_run_arguments_are_one_line_errors(mem, vault):
+    assert "command" in failed(mem("run", "-a", "dev"), 2)
+    assert "--inject" in failed(mem("run", "--inject", "smoke", "--", "true"), 2)
+    message = failed(mem("run", "-a", "dev", "--", "no-such-agent-binary-xyz"), 1)
+    assert "cannot start no-such-agent-binary-xyz" in message
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
