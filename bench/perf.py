@@ -15,6 +15,7 @@ and reports medians:
 - `python -c pass`             the floor: interpreter start-up alone
 - `mem --help`                 start-up of the command line (its ratio to the floor matters)
 - `mem search QUERY`           a warm index, rotating over a few realistic queries
+- `mem recall --task QUERY`    the whole context block for one of the agents, same queries
 - `edit + mem search`          one category file changed as an editor would (write a temp file,
                                rename it over), then `mem search` (only the search is timed; it
                                notices the change and reindexes that file)
@@ -24,8 +25,8 @@ The machine may set PYTHONDONTWRITEBYTECODE=1; with an editable install that wou
 recompile mem's sources. The subprocesses run without that variable, after one warm-up run, so
 .pyc files exist as they would after `pip install`. MEM_VAULT and MEM_AGENT are removed as well.
 
-Goals, checked at the largest size (normally N = 10,000): search ≤ 120 ms median, --help ≤ 2.5 ×
-`python -c pass`, full rebuild ≤ 15 s, edit-then-search ≤ 250 ms.
+Goals, checked at the largest size (normally N = 10,000): search ≤ 120 ms median, recall ≤ 150
+ms median, --help ≤ 2.5 × `python -c pass`, full rebuild ≤ 15 s, edit-then-search ≤ 250 ms.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ MS = 1000.0
 
 # Goals at 10,000 entries: (metric, limit, unit). "ratio" compares with `python -c pass`.
 GOAL_SEARCH_MS = 120.0
+GOAL_RECALL_MS = 150.0
 GOAL_HELP_RATIO = 2.5
 GOAL_REBUILD_MS = 15_000.0
 GOAL_EDIT_MS = 250.0
@@ -470,15 +472,25 @@ def measure_size(
     def search(query: str) -> list[str]:
         return [*mem, "search", query, "--vault", str(vault)]
 
+    def recall(run: int) -> list[str]:
+        agent, query = AGENTS[run % len(AGENTS)], QUERIES[run % len(QUERIES)]
+        return [*mem, "recall", "--agent", agent, "--task", query, "--vault", str(vault)]
+
     # Warm-up: writes the .pyc files and builds the index, so the timed runs start warm.
-    for command in (python, helps, search(QUERIES[0]), search(QUERIES[1])):
+    for command in (python, helps, search(QUERIES[0]), search(QUERIES[1]), recall(0)):
         run_checked(command, env, folder)
 
-    times: dict[str, list[float]] = {"python -c pass": [], "mem --help": [], "mem search": []}
-    for run in range(args.runs):  # interleaved, so drift on the machine hits all three alike
+    times: dict[str, list[float]] = {
+        "python -c pass": [],
+        "mem --help": [],
+        "mem search": [],
+        "mem recall": [],
+    }
+    for run in range(args.runs):  # interleaved, so drift on the machine hits them all alike
         times["python -c pass"].append(run_checked(python, env, folder))
         times["mem --help"].append(run_checked(helps, env, folder))
         times["mem search"].append(run_checked(search(QUERIES[run % len(QUERIES)]), env, folder))
+        times["mem recall"].append(run_checked(recall(run), env, folder))
     log(f"N={n}: start-up and search timed ({args.runs} runs)")
 
     rng = random.Random(args.seed + 1)
@@ -508,6 +520,7 @@ def check_goals(results: list[Result]) -> list[Goal]:
     """Check the goals at the largest size measured (10,000 by default)."""
     n = max(result.n for result in results)
     at = {result.metric: result for result in results if result.n == n}
+    recall = at["mem recall"].median_ms
     search, help_, rebuild, edit = (
         at["mem search"].median_ms,
         at["mem --help"].ratio_to_pass or 0.0,
@@ -516,6 +529,7 @@ def check_goals(results: list[Result]) -> list[Goal]:
     )
     return [
         Goal(n, "mem search median", search, GOAL_SEARCH_MS, "ms", search <= GOAL_SEARCH_MS),
+        Goal(n, "mem recall median", recall, GOAL_RECALL_MS, "ms", recall <= GOAL_RECALL_MS),
         Goal(
             n, "mem --help / python -c pass", help_, GOAL_HELP_RATIO, "x", help_ <= GOAL_HELP_RATIO
         ),

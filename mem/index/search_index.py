@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from whoosh.index import FileIndex
     from whoosh.query import Query
 
-SCHEMA_VERSION = 7  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 8  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
@@ -84,7 +84,7 @@ def build_schema() -> Any:
         id=fields.ID(stored=True, unique=True),
         path=fields.ID(stored=True),
         digest=fields.STORED(),  # fingerprint of what was indexed: unchanged entries are skipped
-        agent=fields.ID(stored=True),
+        agent=fields.ID(stored=True, sortable=True),  # a column: the newest per agent, cheaply
         category=fields.ID(stored=True),
         kind=fields.ID(stored=True),
         scope=fields.ID(stored=True),
@@ -160,6 +160,7 @@ class SearchIndex:
         self.version = f"{SCHEMA_VERSION}/{parser_version}/{','.join(KIND_CODES)}"
         self._index: FileIndex | None = None
         self._searcher: Any = None  # one searcher per process: opening one costs ~8 ms
+        self._masks: dict[tuple[Any, ...], Any] = {}  # hidden docnums, per kind of viewer
 
     # --- manifest -------------------------------------------------------------------------
 
@@ -215,6 +216,7 @@ class SearchIndex:
             self._searcher.close()
         self._searcher = None
         self._index = None
+        self._masks.clear()
 
     def is_readable(self) -> bool:
         """Tell whether the index opens and its manifest matches this version of mem."""
@@ -335,15 +337,68 @@ class SearchIndex:
         from whoosh.query import Every
 
         searcher = self.searcher()
+        # The filters as the query itself: Every() with a filter would visit every document.
         results = searcher.search(
-            Every(),
+            self._filter(filters) or Every(),
             limit=limit,
-            filter=self._filter(filters),
             mask=self._mask(filters),
             sortedby="date",
             reverse=True,
         )
         return [to_entry(hit.fields()) for hit in results]
+
+    def top(
+        self, filters: Filters, limit: int, by: str = "date", per_agent: bool = False
+    ) -> list[Entry]:
+        """Return up to `limit` entries matching the filters, newest first (by="date") or most
+        reinforced, then newest, first (by="reinforced"); with per_agent, one per agent.
+
+        Orders by the columns alone and reads stored fields only for what it returns: recall
+        asks this several times before an agent starts, at any vault size.
+        """
+        from whoosh.query import Every
+
+        searcher = self.searcher()
+        reader = searcher.reader()
+        hidden = self._mask(filters)
+        docs = [
+            docnum
+            for docnum in searcher.docs_for_query(self._filter(filters) or Every())
+            if docnum not in hidden
+        ]
+        if not docs:
+            return []
+        packed = reader.column_reader("rank")
+        keys: dict[int, tuple[int, ...]]
+        if by == "reinforced":
+            keys = {d: ((packed[d] >> 6) & REINFORCED_MAX, packed[d] >> 20) for d in docs}
+        else:
+            keys = {d: (packed[d] >> 20,) for d in docs}
+        ordered = sorted(docs, key=keys.__getitem__, reverse=True)
+        if per_agent:
+            agents = reader.column_reader("agent")
+            best: dict[str, tuple[int, ...]] = {}
+            ordered = [
+                d for d in ordered if best.setdefault(agents[d], keys[d]) == keys[d]
+            ]  # every document tied for its agent's best, for the id to break the tie below
+        else:
+            cut = keys[ordered[min(limit, len(ordered)) - 1]]
+            ordered = [d for d in ordered if keys[d] >= cut]  # the first `limit`, with ties
+        # Dates keep minutes only; ids sort by the second they were made, so they break ties.
+        found = sorted(
+            ((keys[d], to_entry(searcher.stored_fields(d))) for d in ordered),
+            key=lambda pair: (pair[0], pair[1].id),
+            reverse=True,
+        )
+        entries = [entry for _, entry in found]
+        if per_agent:
+            seen: set[str] = set()
+            entries = []
+            for _, entry in found:
+                if entry.agent not in seen:
+                    seen.add(entry.agent)
+                    entries.append(entry)
+        return entries[:limit]
 
     def ids_with_prefix(self, prefix: str) -> list[Entry]:
         """Return the entries whose id starts with `prefix`."""
@@ -378,8 +433,20 @@ class SearchIndex:
             return None
         return And(terms) if len(terms) > 1 else terms[0]
 
-    def _mask(self, filters: Filters) -> Query:
-        # What is hidden is rare (superseded entries, other agents' private ones): mask it.
+    def _mask(self, filters: Filters) -> Any:
+        # What is hidden is rare (superseded entries, other agents' private ones): mask it. The
+        # hidden set is worked out once per process and kind of viewer: recall asks many times.
+        key = (
+            filters.exclude_agents,
+            filters.include_superseded,
+            filters.include_archived,
+            filters.viewer,
+        )
+        if key not in self._masks:
+            self._masks[key] = set(self.searcher().docs_for_query(self._mask_query(filters)))
+        return self._masks[key]
+
+    def _mask_query(self, filters: Filters) -> Query:
         from whoosh.query import AndNot, Or, Term
 
         hidden: list[Query] = [Term("agent", agent) for agent in filters.exclude_agents]

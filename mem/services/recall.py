@@ -68,6 +68,7 @@ LIMITS = {"decisions": 5, "lessons": 3, "knowledge": 10, "shared": 5, "others": 
 OTHER_AGENT_KINDS = ("decision", "interface", "warning")
 SEARCH_DEPTH = 200  # ranked candidates considered for the relevant sections and the fill
 FILL_CHARS = 120  # the fill shows each entry's sentences around the match, about this long
+OPEN_TASKS_SCAN = 50  # the newest open tasks considered; more would never fit a budget anyway
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
 MIN_BUDGET = 50
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -188,23 +189,25 @@ def recall(
     def relevant(category: str, agents: Sequence[str]) -> list[Entry]:
         found = [e for e in ranked if e.category == category and e.agent in agents]
         if not terms:  # nothing to rank against: the newest
-            found = browse(index, visible, category, agents)
-        return pick(found, LIMITS[category if category != "facts" else "knowledge"])
+            found = newest(index, visible, category, agents, LIMITS[category])
+        return pick(found, LIMITS[category])
 
     for key, category in (("decisions", "decisions"), ("lessons", "lessons")):
         wanted[key] = [entry_candidate(e, terms) for e in relevant(category, own)]
     for key, folder in (("knowledge", agent), ("shared", SHARED_FOLDER)):
         facts = [e for e in ranked if e.category == "facts" and e.agent == folder]
         if len([e for e in facts if e.id not in chosen]) < LIMITS[key]:
-            facts += sorted(  # then the most reinforced, newest first
-                browse(index, visible, "facts", (folder,)),
-                key=lambda e: (-e.reinforced, -e.date.timestamp()),
+            facts += index.top(  # then the most reinforced, newest first
+                Filters(agent=folder, category="facts", viewer=agent, include_archived=False),
+                LIMITS[key] + len(facts),
+                by="reinforced",
             )
         wanted[key] = [entry_candidate(e, terms) for e in pick(facts, LIMITS[key])]
     others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
     wanted["others"] = [entry_candidate(e, terms, show_agent=True) for e in pick(others, 3)]
-    tasks = index.browse(
-        Filters(agent=agent, viewer=agent, include_archived=False, open_tasks_only=True), None
+    tasks = index.top(
+        Filters(agent=agent, viewer=agent, include_archived=False, open_tasks_only=True),
+        OPEN_TASKS_SCAN,
     )
     order = {entry.id: n for n, entry in enumerate(ranked)}
     tasks.sort(key=lambda e: order.get(e.id, len(order)))  # relevant first, then newest
@@ -262,16 +265,16 @@ def ranking(settings: Settings, moment: datetime) -> Ranking:
     return Ranking(moment, settings.half_life_days, decay=True, floor=settings.decay_floor)
 
 
-def browse(
-    index: SearchIndex, visible: Filters, category: str, agents: Sequence[str]
+def newest(
+    index: SearchIndex, visible: Filters, category: str, agents: Sequence[str], limit: int
 ) -> list[Entry]:
     found: list[Entry] = []
     for who in agents:
-        found += index.browse(
+        found += index.top(
             Filters(agent=who, category=category, viewer=visible.viewer, include_archived=False),
-            None,
+            limit,
         )
-    found.sort(key=lambda e: -e.date.timestamp())
+    found.sort(key=lambda e: (e.date, e.id), reverse=True)
     return found
 
 

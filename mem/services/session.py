@@ -9,14 +9,10 @@ from pathlib import Path
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
-from mem.extract.redact import redact
-from mem.extract.summary import render_handoff
 from mem.index.search_index import Filters, SearchIndex
 from mem.model import Checkpoint, Entry, RosterLine
-from mem.services.add import write_entry
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
-from mem.vault import entries as entry_codec
 from mem.vault import layout, state
 
 CHECKPOINT_LIFETIME = timedelta(days=7)
@@ -50,6 +46,11 @@ def write_handoff(
 ) -> tuple[Entry, int]:
     """Write a session summary into the handoffs of this agent (or of `to`); clear the
     checkpoint it supersedes. Returns the entry and how many secrets were redacted."""
+    from mem.extract.redact import redact  # only writers pay for the extraction rules
+    from mem.extract.summary import render_handoff
+    from mem.services.add import write_entry
+    from mem.vault import entries as entry_codec
+
     vault = settings.require_vault()
     agent = check_agent(settings.agent)
     target = check_agent(to) if to else agent
@@ -97,11 +98,10 @@ def latest_handoff(
 
 
 def newest(index: SearchIndex, agent: str, category: str, viewer: str) -> Entry | None:
-    found = index.browse(
-        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), limit=8
+    found = index.top(
+        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), 1
     )
-    # Dates keep minutes only; ids sort by the second they were made, so they break ties.
-    return max(found, key=lambda entry: (entry.date, entry.id)) if found else None
+    return found[0] if found else None
 
 
 def save_checkpoint(
@@ -115,6 +115,8 @@ def save_checkpoint(
     now: datetime | None = None,
 ) -> Checkpoint:
     """Save (replace) the agent's checkpoint; secrets in any of its text are redacted."""
+    from mem.extract.redact import redact
+
     vault = settings.require_vault()
     agent = check_agent(settings.agent)
     if not any(part.strip() for part in (task, what, next_step, command, output_tail)):
@@ -157,9 +159,18 @@ def roster(
     """One line per agent: what its latest handoff says it did, and when."""
     vault = settings.require_vault()
     index = index or fresh_index(vault, feedback)
+    agents = layout.agents(vault)
+    latest = {
+        entry.agent: entry
+        for entry in index.top(
+            Filters(category="handoffs", viewer=settings.agent, include_archived=False),
+            len(agents) + 1,
+            per_agent=True,
+        )
+    }
     lines = []
-    for agent in layout.agents(vault):
-        last = newest(index, agent, "handoffs", viewer=settings.agent)
+    for agent in agents:
+        last = latest.get(agent)
         if last is None:
             lines.append(RosterLine(agent, None, ""))
             continue

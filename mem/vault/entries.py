@@ -10,6 +10,7 @@ from typing import Any
 
 from mem.model import KINDS_BY_CATEGORY, Entry, Problem
 from mem.vault.layout import FileRef
+from mem.vault.version import PARSER_VERSION  # noqa: F401 - the parser's version, beside it
 
 HEADER = re.compile(r"<!--\s*id:(?P<id>[^\s>]*)(?P<rest>.*?)-->\s*")
 HEADER_START = re.compile(r"\s*<!--\s*id:")
@@ -27,7 +28,6 @@ TAG = re.compile(r"(?:^|(?<=[\s(\[,;]))#(?P<tag>[\w-]*[^\W\d_][\w-]*)")
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 FENCE_MARKS = ("```", "~~~")
 SEPARATOR = "---"
-PARSER_VERSION = "1"  # bump when parsing reads the same text differently: indexes are rebuilt
 ID_ALPHABET = string.digits + string.ascii_lowercase
 ID_RANDOM_CHARS = 6  # 36**6 ≈ 2**31 random values per second
 
