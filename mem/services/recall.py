@@ -111,7 +111,7 @@ class Packer:
                 items.append(RecallItem(candidate.text, whole, candidate.entry, candidate.excerpt))
                 self.room -= whole + (0 if len(items) > 1 else heading)
                 continue
-            shorter = candidate.cut(spare * 4 - 1) if candidate.cut else ""
+            shorter = candidate.cut(spare * 4 - 1) if candidate.cut and spare > 0 else ""
             if shorter and tokens(shorter + "\n") >= min(MIN_EXCERPT_TOKENS, whole):
                 cost = tokens(shorter + "\n")
                 items.append(RecallItem(shorter, cost, candidate.entry, excerpt=True))
@@ -329,6 +329,8 @@ def best_sentences(body: str, terms: frozenset[str], room: int) -> str:
 def cut_words(text: str, room: int) -> str:
     if len(text) <= room:
         return text
+    if room < 2:
+        return ""
     window = text[: max(0, room - 1)]
     return (window[: window.rfind(" ")] if " " in window else window).rstrip(",;:") + "…"
 
@@ -342,6 +344,8 @@ def cut_at_sentence(text: str, room: int) -> str:
     """Cut `text` to `room` characters at a sentence (or line) end; '' when none fits."""
     if len(text) <= room:
         return text
+    if room <= 0:
+        return ""
     window = text[:room]
     ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)|\n", window)]
     if not ends:

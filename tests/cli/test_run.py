@@ -149,3 +149,28 @@ def test_bad_run_arguments_are_one_line_errors(mem, vault):
     message = failed(mem("run", "-a", "dev", "--", "no-such-agent-binary-xyz"), 1)
     assert "cannot start no-such-agent-binary-xyz" in message
     assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
+
+
+def test_the_checkpoint_follows_the_output_while_the_command_runs(vault, tmp_path):
+    # The service with an injected clock that jumps 20 s per look: every chunk saves a checkpoint.
+    from mem.config import load_settings
+    from mem.services import run as run_service
+
+    watcher = script(
+        tmp_path,
+        "watcher.py",
+        "import json, os, pathlib, time\n"
+        "state = pathlib.Path(os.environ['MEM_VAULT']) / '.mem/state/dev/checkpoint.json'\n"
+        "print('step one done', flush=True)\n"
+        "time.sleep(0.5)\n"
+        "print('tail seen:', json.loads(state.read_text())['output_tail'].strip(), flush=True)\n",
+    )
+    ticks = iter(range(0, 10_000, 20))
+    out = tmp_path / "out.bin"
+    settings = load_settings(vault_flag=str(vault), agent_flag="dev", environ={})
+    with out.open("wb") as sink:
+        report = run_service.run(
+            settings, [sys.executable, watcher], sink, clock=lambda: float(next(ticks))
+        )
+    assert report.exit_code == 0 and not report.interrupted
+    assert out.read_text().splitlines() == ["step one done", "tail seen: step one done"]
