@@ -141,7 +141,7 @@ def recall(
     visible = Filters(viewer=agent, include_archived=False)
 
     checkpoint = session.live_checkpoint(vault, agent, moment)
-    last = session.newest(index, agent, "handoffs", viewer=agent)
+    last = session.newest(index, agent, "handoffs", agent, vault)
     task = task.strip()
     relevance, against = (task, "task") if task else ("", "none")
     if not task and last is not None:

@@ -113,12 +113,16 @@ def run(
         tail = Tail()
         interrupted = False
         try:
-            stream(process, out, capture, tail, settings, task, shown, clock)
-            code = process.wait()
-        except KeyboardInterrupt:
-            interrupted = True
-            code = stop(process)
-            stream(process, out, capture, tail, settings, task, shown, clock)  # what it said last
+            try:
+                stream(process, out, capture, tail, settings, task, shown, clock)
+                code = process.wait()
+            except KeyboardInterrupt:
+                interrupted = True
+                code = stop(process)
+                stream(process, out, capture, tail, settings, task, shown, clock)  # its last words
+        finally:
+            if process.stdout is not None:
+                process.stdout.close()
         if code < 0:  # killed by a signal: report it as a shell would
             interrupted = True
             code = 128 - code

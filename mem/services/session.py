@@ -12,6 +12,7 @@ from mem.errors import InvalidInput
 from mem.index.search_index import Filters, SearchIndex
 from mem.model import Checkpoint, Entry, RosterLine
 from mem.services.feedback import QUIET, Feedback
+from mem.services.lookup import with_lines
 from mem.services.refresh import fresh_index
 from mem.vault import layout, state
 
@@ -94,14 +95,24 @@ def latest_handoff(
     """Return the newest live handoff addressed to the agent, or None."""
     vault = settings.require_vault()
     who = check_agent(agent or settings.agent)
-    return newest(fresh_index(vault, feedback), who, "handoffs", viewer=settings.agent)
+    return newest(fresh_index(vault, feedback), who, "handoffs", settings.agent, vault)
 
 
-def newest(index: SearchIndex, agent: str, category: str, viewer: str) -> Entry | None:
+def newest(
+    index: SearchIndex, agent: str, category: str, viewer: str, vault: Path | None = None
+) -> Entry | None:
+    """The newest live entry of one agent's category file.
+
+    Dates keep minutes: within one, the entry higher in the file is the newer (mem inserts at
+    the top), so ties are settled by reading the file, when `vault` is given.
+    """
     found = index.top(
-        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), 1
+        Filters(agent=agent, category=category, viewer=viewer, include_archived=False), 8
     )
-    return found[0] if found else None
+    tied = [entry for entry in found if found and entry.date == found[0].date]
+    if vault is not None and len(tied) > 1:
+        tied = sorted(with_lines(vault, tied), key=lambda entry: (entry.path, entry.line))
+    return tied[0] if tied else None
 
 
 def save_checkpoint(
