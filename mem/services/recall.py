@@ -89,6 +89,7 @@ class Candidate:
     entry: Entry | None = None
     cut: Callable[[int], str] | None = None  # a shorter version within N characters, or ""
     excerpt: bool = False  # already cut down to the sentences around the match
+    keep: bool = False  # Project and Recovering: cut as far as needed, never dropped
 
 
 @dataclass
@@ -99,20 +100,27 @@ class Packer:
     omitted: list[Omission] = field(default_factory=list)
 
     def section(
-        self, key: str, title: str, wanted: Sequence[Candidate], report: bool = True
+        self,
+        key: str,
+        title: str,
+        wanted: Sequence[Candidate],
+        report: bool = True,
+        reserve: int = 0,
     ) -> RecallSection | None:
+        """Take what fits of one section, leaving `reserve` tokens for what must come after."""
         heading = tokens(f"## {title}\n")
         items: list[RecallItem] = []
         for candidate in wanted:
             whole = tokens(candidate.text + "\n")
-            spare = self.room - (0 if items else heading)
+            spare = self.room - reserve - (0 if items else heading)
             entry_id = candidate.entry.id if candidate.entry else ""
             if whole <= spare:
                 items.append(RecallItem(candidate.text, whole, candidate.entry, candidate.excerpt))
                 self.room -= whole + (0 if len(items) > 1 else heading)
                 continue
             shorter = candidate.cut(spare * 4 - 1) if candidate.cut and spare > 0 else ""
-            if shorter and tokens(shorter + "\n") >= min(MIN_EXCERPT_TOKENS, whole):
+            least = 1 if candidate.keep else min(MIN_EXCERPT_TOKENS, whole)
+            if shorter and least <= tokens(shorter + "\n") <= spare:
                 cost = tokens(shorter + "\n")
                 items.append(RecallItem(shorter, cost, candidate.entry, excerpt=True))
                 self.room -= cost + (0 if len(items) > 1 else heading)
@@ -172,18 +180,24 @@ def recall(
     wanted: dict[str, list[Candidate]] = {key: [] for key, _ in TITLES}
     project = project_text(store.read_text(vault, PROJECT_FILE))
     if project:
-        wanted["project"] = [Candidate(project, cut=partial(trim, project))]
+        wanted["project"] = [Candidate(project, cut=partial(trim, project), keep=True)]
     if checkpoint is not None:
-        recovering = checkpoint_text(checkpoint)
-        wanted["recovering"] = [Candidate(recovering, cut=partial(trim, recovering))]
+        wanted["recovering"] = [
+            Candidate(
+                checkpoint_text(checkpoint), cut=partial(checkpoint_text, checkpoint), keep=True
+            )
+        ]
     elif last is not None:
         chosen.add(last.id)
         previous = handoff_text(last)
         wanted["last_session"] = [Candidate(previous, last, cut=partial(trim, previous))]
     wanted["team"] = [
-        Candidate(f"- {line.agent} ({age(line.when, moment)}): {line.what}")
-        for line in session.roster(settings, index)
-        if line.agent != agent and line.when is not None
+        Candidate(text, cut=partial(cut_words, text))
+        for text in (
+            f"- {line.agent} ({age(line.when, moment)}): {line.what}"
+            for line in session.roster(settings, index)
+            if line.agent != agent and line.when is not None
+        )
     ]
 
     def relevant(category: str, agents: Sequence[str]) -> list[Entry]:
@@ -227,12 +241,22 @@ def pack(
     opening = f'<mem-recall agent="{agent}" tokens="{budget}" budget="{budget}">'
     title = f"# Memory for {agent}"
     closing = "</mem-recall>"
-    packer = Packer(budget - tokens(f"{opening}\n{title}\n{closing}\n"))
+    overhead = tokens(f"{opening}\n{title}\n{closing}\n")
+    if overhead > budget:
+        raise InvalidInput(f"--budget {budget} is too small: an empty block takes {overhead} tokens")
+    packer = Packer(budget - overhead)
     made: dict[str, RecallSection] = {}
     titles = dict(TITLES)
     for key in PACK_ORDER:
         if wanted[key]:
-            section = packer.section(key, titles[key], wanted[key], report=key != "more")
+            # Project and Recovering both stay: the project leaves room for part of the other.
+            reserve = 0
+            if key == "project" and wanted["recovering"]:
+                needed = tokens("## Recovering\n" + wanted["recovering"][0].text + "\n")
+                reserve = min(needed, packer.room // 2)
+            section = packer.section(
+                key, titles[key], wanted[key], report=key != "more", reserve=reserve
+            )
             if section is not None:
                 made[key] = section
     sections = tuple(made[key] for key, _ in TITLES if key in made)
@@ -309,14 +333,15 @@ def best_sentences(body: str, terms: frozenset[str], room: int) -> str:
         return len(terms & {stem(word) for word in WORD.findall(sentence.lower())})
 
     best = max(range(len(sentences)), key=lambda n: (score(sentences[n]), -n))
-    if len(sentences[best]) + 2 > room:
+    marks = 4  # "… " before and " …" after, when the excerpt does not reach the ends
+    if len(sentences[best]) + marks > room:
         return cut_words(sentences[best], room)
     first = last = best
     length = len(sentences[best])
     while True:  # widen, the next sentence first, while the excerpt still fits
         grown = False
         for n in (last + 1, first - 1):
-            if 0 <= n < len(sentences) and length + len(sentences[n]) + 3 <= room:
+            if 0 <= n < len(sentences) and length + 1 + len(sentences[n]) + marks <= room:
                 length += len(sentences[n]) + 1
                 first, last = min(first, n), max(last, n)
                 grown = True
@@ -337,7 +362,10 @@ def cut_words(text: str, room: int) -> str:
 
 def trim(text: str, room: int) -> str:
     """Cut at a sentence end, else at a word: Project and Recovering shrink, never vanish."""
-    return cut_at_sentence(text, room) or cut_words(text, room)
+    at_sentence = cut_at_sentence(text, room)
+    if len(at_sentence) * 2 >= min(room, len(text)):
+        return at_sentence
+    return cut_words(text, room) or at_sentence  # a sentence end too early would waste the room
 
 
 def cut_at_sentence(text: str, room: int) -> str:
@@ -368,7 +396,9 @@ def project_text(raw: str) -> str:
     return "\n".join(lines).strip() if meaningful else ""
 
 
-def checkpoint_text(checkpoint: Checkpoint) -> str:
+def checkpoint_text(checkpoint: Checkpoint, room: int | None = None) -> str:
+    """The checkpoint as the Recovering section shows it; with `room`, cut to fit it: the
+    oldest output lines go first, then the output, then the rest is cut at a sentence end."""
     state = "interrupted" if checkpoint.status == "interrupted" else "in progress"
     lines = [f"Checkpoint ({state}, saved {checkpoint.saved:%Y-%m-%dT%H:%MZ})."]
     for label, value in (
@@ -379,9 +409,23 @@ def checkpoint_text(checkpoint: Checkpoint) -> str:
     ):
         if value:
             lines.append(f"{label}: {' '.join(value.split())}")
-    if checkpoint.output_tail.strip():
-        lines.append("Last output:\n```\n" + checkpoint.output_tail.strip("\n") + "\n```")
-    return "\n".join(lines)
+    head = "\n".join(lines)
+    output = checkpoint.output_tail.strip("\n").splitlines()
+    while True:
+        fence = "`" * max(3, longest_backtick_run(output) + 1)
+        text = head + (
+            f"\nLast output:\n{fence}\n" + "\n".join(output) + f"\n{fence}" if output else ""
+        )
+        if room is None or len(text) <= room:
+            return text
+        if not output:
+            return trim(head, room)
+        output = output[1:]  # the newest lines matter most to whoever picks the work up
+
+
+def longest_backtick_run(lines: Sequence[str]) -> int:
+    runs = [len(run) for line in lines for run in re.findall(r"`+", line)]
+    return max(runs, default=0)
 
 
 def handoff_text(entry: Entry) -> str:

@@ -263,3 +263,54 @@ def test_recall_block_ids_point_at_real_entries(mem, vault):
     payload = data(mem("recall", "--json"))
     knowledge = next(s for s in payload["sections"] if s["key"] == "knowledge")
     assert knowledge["items"][0]["id"] == first
+
+
+def test_excerpts_never_push_the_block_over_its_budget(mem, vault):
+    body = (
+        "gamma. zebra x x beta zebra yy beta x beta gamma beta alpha yy gamma gamma. yy gamma "
+        "zebra yy beta gamma beta x zebra gamma x x x x. alpha yy zebra alpha alpha yy. zebra x "
+        "zebra gamma alpha beta alpha gamma zebra beta."
+    )
+    mem("add", body, "-c", "lessons", "-a", "dev")
+    for budget in range(50, 90):
+        payload = data(
+            mem("recall", "-a", "dev", "--task", "zebra", "--budget", str(budget), "--json")
+        )
+        assert payload["tokens"] <= budget and -(-len(payload["block"]) // 4) <= budget
+
+
+def test_a_project_without_sentence_ends_is_cut_at_a_word_not_dropped(mem, vault):
+    (vault / "_project.md").write_text("# Project\n\n" + "word " * 300)
+    payload = data(mem("recall", "--budget", "200", "--json"))
+    assert [s["key"] for s in payload["sections"]] == ["project"]
+    assert payload["sections"][0]["items"][0]["text"].endswith("word…")
+    assert [o["how"] for o in payload["omitted"]] == ["trimmed"]
+
+
+def test_a_long_project_leaves_room_for_recovering(mem, vault):
+    (vault / "_project.md").write_text("The project. " * 600)
+    ok(mem("checkpoint", "--what", "halfway through the invoices migration"))
+    block = ok(mem("recall", "--budget", "300")).stdout
+    assert "## Project" in block and "## Recovering" in block
+    assert "halfway through the invoices migration" in block
+
+
+def test_a_trimmed_recovering_keeps_the_newest_output_inside_a_closed_fence(mem, vault):
+    path = vault / ".mem" / "state" / "main" / "checkpoint.json"
+    path.parent.mkdir(parents=True)
+    tail = "\n".join(f"output line {n} ```" for n in range(40))
+    path.write_text(
+        json.dumps(
+            {
+                "saved": datetime.now(UTC).isoformat(),
+                "status": "interrupted",
+                "what": "migrating",
+                "output_tail": tail,
+            }
+        )
+    )
+    block = ok(mem("recall", "--budget", "150")).stdout
+    assert "output line 39" in block and "output line 0 " not in block
+    lines = block.splitlines()
+    opening = next(line for line in lines if line.startswith("````"))
+    assert lines.count(opening) == 2 and lines[-1] == "</mem-recall>"
