@@ -84,7 +84,7 @@ def build_schema() -> Any:
         id=fields.ID(stored=True, unique=True),
         path=fields.ID(stored=True),
         digest=fields.STORED(),  # fingerprint of what was indexed: unchanged entries are skipped
-        agent=fields.ID(stored=True, sortable=True),  # a column: the newest per agent, cheaply
+        agent=fields.ID(stored=True),
         category=fields.ID(stored=True),
         kind=fields.ID(stored=True),
         scope=fields.ID(stored=True),
@@ -347,11 +347,9 @@ class SearchIndex:
         )
         return [to_entry(hit.fields()) for hit in results]
 
-    def top(
-        self, filters: Filters, limit: int, by: str = "date", per_agent: bool = False
-    ) -> list[Entry]:
+    def top(self, filters: Filters, limit: int, by: str = "date") -> list[Entry]:
         """Return up to `limit` entries matching the filters, newest first (by="date") or most
-        reinforced, then newest, first (by="reinforced"); with per_agent, one per agent.
+        reinforced, then newest, first (by="reinforced").
 
         Orders by the columns alone and reads stored fields only for what it returns: recall
         asks this several times before an agent starts, at any vault size.
@@ -375,15 +373,8 @@ class SearchIndex:
         else:
             keys = {d: (packed[d] >> 20,) for d in docs}
         ordered = sorted(docs, key=keys.__getitem__, reverse=True)
-        if per_agent:
-            agents = reader.column_reader("agent")
-            best: dict[str, tuple[int, ...]] = {}
-            ordered = [
-                d for d in ordered if best.setdefault(agents[d], keys[d]) == keys[d]
-            ]  # every document tied for its agent's best, for the id to break the tie below
-        else:
-            cut = keys[ordered[min(limit, len(ordered)) - 1]]
-            ordered = [d for d in ordered if keys[d] >= cut]  # the first `limit`, with ties
+        cut = keys[ordered[min(limit, len(ordered)) - 1]]
+        ordered = [d for d in ordered if keys[d] >= cut]  # the first `limit`, with ties
         # Dates keep minutes only; ids sort by the second they were made, so they break ties.
         found = sorted(
             ((keys[d], to_entry(searcher.stored_fields(d))) for d in ordered),
@@ -391,13 +382,6 @@ class SearchIndex:
             reverse=True,
         )
         entries = [entry for _, entry in found]
-        if per_agent:
-            seen: set[str] = set()
-            entries = []
-            for _, entry in found:
-                if entry.agent not in seen:
-                    seen.add(entry.agent)
-                    entries.append(entry)
         return entries[:limit]
 
     def ids_with_prefix(self, prefix: str) -> list[Entry]:

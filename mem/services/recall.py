@@ -243,7 +243,9 @@ def pack(
     closing = "</mem-recall>"
     overhead = tokens(f"{opening}\n{title}\n{closing}\n")
     if overhead > budget:
-        raise InvalidInput(f"--budget {budget} is too small: an empty block takes {overhead} tokens")
+        raise InvalidInput(
+            f"--budget {budget} is too small: an empty block takes {overhead} tokens"
+        )
     packer = Packer(budget - overhead)
     made: dict[str, RecallSection] = {}
     titles = dict(TITLES)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput, MemError
@@ -35,6 +35,14 @@ INJECT_MODES = ("env", "stdin", "arg", "file")
 CHECKPOINT_EVERY = 15.0  # seconds between checkpoint saves while output streams
 TAIL_LINES = 15  # lines of output a checkpoint keeps, for whoever recovers
 STOP_GRACE = 10.0  # seconds an interrupted command gets to exit before it is terminated
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP reached `mem run`: stop the command as Ctrl-C would."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = signum
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,6 @@ def run(
         elif inject == "file":
             args.append(str(context))
         env = dict(os.environ, MEM_CONTEXT=str(context), MEM_AGENT=agent, MEM_VAULT=str(vault))
-        session.save_checkpoint(settings, task=task, what=f"running {shown}", command=shown)
         try:
             process = subprocess.Popen(
                 args,
@@ -103,9 +110,10 @@ def run(
                 stdin=subprocess.PIPE if inject == "stdin" else None,
                 env=env,
             )
-        except OSError as exc:
-            session.clear_checkpoint(settings)
+        except OSError as exc:  # the last checkpoint stays: nothing new was started
             raise MemError(f"cannot start {command[0]}: {exc.strerror}") from exc
+        previous = catch_stop_signals()
+        session.save_checkpoint(settings, task=task, what=f"running {shown}", command=shown)
         if inject == "stdin":
             threading.Thread(
                 target=feed_stdin, args=(process, block.text, stdin), daemon=True
@@ -116,17 +124,22 @@ def run(
             try:
                 stream(process, out, capture, tail, settings, task, shown, clock)
                 code = process.wait()
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, Stopped) as exc:
                 interrupted = True
-                code = stop(process)
+                code = stop(process, exc.signum if isinstance(exc, Stopped) else signal.SIGINT)
                 stream(process, out, capture, tail, settings, task, shown, clock)  # its last words
         finally:
+            restore_signals(previous)
             if process.stdout is not None:
                 process.stdout.close()
         if code < 0:  # killed by a signal: report it as a shell would
             interrupted = True
             code = 128 - code
-        report = remember(settings, capture, interrupted)
+        try:
+            report = remember(settings, capture, interrupted)
+        except MemError as exc:  # the command's result matters more than our bookkeeping
+            feedback.notice(f"mem run: could not commit the output: {exc}")
+            report = None
         handoff = report.handoff if report else None
         if interrupted:
             session.save_checkpoint(
@@ -190,20 +203,43 @@ def stream(
                 )
 
 
-def stop(process: subprocess.Popen[bytes]) -> int:
-    """Pass the interrupt on, give the command a moment, then terminate it."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
+def catch_stop_signals() -> dict[int, Any]:
+    """Turn SIGTERM and SIGHUP into Stopped while the command runs (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def raise_stopped(signum: int, _frame: object) -> None:
+        raise Stopped(signum)
+
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        previous[signum] = signal.signal(signum, raise_stopped)
+    return previous
+
+
+def restore_signals(previous: dict[int, Any]) -> None:
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
+def stop(process: subprocess.Popen[bytes], signum: int) -> int:
+    """Pass the signal on, give the command a moment, then terminate it; return its exit code
+    as a shell reports it. A second Ctrl-C while waiting kills it at once."""
     try:
-        process.wait(timeout=STOP_GRACE)
-    except subprocess.TimeoutExpired:
-        process.terminate()
+        if process.poll() is None:
+            process.send_signal(signum)
         try:
             process.wait(timeout=STOP_GRACE)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return 130
+            process.terminate()
+            try:
+                process.wait(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    except (KeyboardInterrupt, Stopped):
+        process.kill()
+    code = process.wait()
+    return 128 - code if code < 0 else code
 
 
 def remember(settings: Settings, capture: Path, interrupted: bool) -> CommitReport | None:

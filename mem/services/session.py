@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from mem.services.refresh import fresh_index
 from mem.vault import layout, state
 
 CHECKPOINT_LIFETIME = timedelta(days=7)
+ROSTER_SCAN = 64  # the newest handoffs looked at at once; quieter agents are asked one by one
 ROSTER_CHARS = 110  # about 30 tokens a line with the agent's name and age
 
 
@@ -171,16 +172,19 @@ def roster(
     vault = settings.require_vault()
     index = index or fresh_index(vault, feedback)
     agents = layout.agents(vault)
-    latest = {
-        entry.agent: entry
-        for entry in index.top(
-            Filters(category="handoffs", viewer=settings.agent, include_archived=False),
-            len(agents) + 1,
-            per_agent=True,
-        )
-    }
-    lines = []
+    latest: dict[str, Entry] = {}
+    # What an agent did is in the handoffs it wrote: its own, and those it sent (`from:` it).
+    visible = Filters(category="handoffs", viewer=settings.agent, include_archived=False)
+    for entry in index.top(visible, ROSTER_SCAN):
+        latest.setdefault(entry.get("from") or entry.agent, entry)
     for agent in agents:
+        if agent not in latest:
+            own = index.top(replace(visible, agent=agent), ROSTER_SCAN)
+            found = next((entry for entry in own if not entry.get("from")), None)
+            if found is not None:
+                latest[agent] = found
+    lines = []
+    for agent in sorted(set(agents) | set(latest)):  # a sender may have no folder of its own
         last = latest.get(agent)
         if last is None:
             lines.append(RosterLine(agent, None, ""))

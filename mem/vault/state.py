@@ -29,11 +29,11 @@ def read_checkpoint(vault: Path, agent: str) -> Checkpoint | None:
         saved = datetime.fromisoformat(data["saved"])
         return Checkpoint(
             agent=agent,
-            saved=saved if saved.tzinfo else saved.replace(tzinfo=UTC),
+            saved=saved.astimezone(UTC) if saved.tzinfo else saved.replace(tzinfo=UTC),
             status=str(data.get("status") or "active"),
             **{name: str(data.get(name) or "") for name in FIELDS},
         )
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # a damaged checkpoint is as good as none; the next save replaces it
 
 

@@ -136,7 +136,7 @@ def test_ctrl_c_stops_the_command_and_leaves_an_interrupted_checkpoint(vault, tm
     time.sleep(0.2)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
-    assert process.returncode == 130, err
+    assert process.returncode == 1, err  # what the command itself exited with
     assert b"stopping cleanly" in out
     saved = json.loads((vault / ".mem" / "state" / "dev" / "checkpoint.json").read_text())
     assert saved["status"] == "interrupted"
@@ -174,3 +174,58 @@ def test_the_checkpoint_follows_the_output_while_the_command_runs(vault, tmp_pat
         )
     assert report.exit_code == 0 and not report.interrupted
     assert out.read_text().splitlines() == ["step one done", "tail seen: step one done"]
+
+
+def test_sigterm_stops_the_command_and_leaves_an_interrupted_checkpoint(vault, tmp_path):
+    sleeper = script(
+        tmp_path, "sleeper.py", "import time\nprint('working', flush=True)\ntime.sleep(60)\n"
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mem",
+            "--vault",
+            str(vault),
+            "run",
+            "-a",
+            "dev",
+            "--",
+            sys.executable,
+            sleeper,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == b"working\n"
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    saved = json.loads((vault / ".mem" / "state" / "dev" / "checkpoint.json").read_text())
+    assert saved["status"] == "interrupted" and "working" in saved["output_tail"]
+    assert not list((vault / ".mem" / "state" / "dev").glob("run-*"))
+
+
+def test_a_command_that_cannot_start_keeps_the_last_checkpoint(mem, vault, tmp_path):
+    dying = script(
+        tmp_path, "dying.py", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    mem("run", "-a", "dev", "--", sys.executable, dying)
+    failed(mem("run", "-a", "dev", "--", "no-such-agent-binary-xyz"), 1)
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"]["status"] == (
+        "interrupted"
+    )
+
+
+def test_a_commit_that_fails_does_not_hide_the_command_exit_code(mem, vault, tmp_path):
+    (vault / "main").mkdir(exist_ok=True)
+    (vault / "main" / "lessons.md").write_bytes(b"---\nagent: main\ncategory: lessons\n---\n\xff\n")
+    teller = script(
+        tmp_path,
+        "teller.py",
+        "print('Turns out the cache must be cleared before every deploy.')\nraise SystemExit(7)\n",
+    )
+    result = mem("run", "--", sys.executable, teller)
+    assert result.exit_code == 7
+    assert any("could not commit the output" in line for line in result.stderr.splitlines())

@@ -133,3 +133,10 @@ def test_a_commit_that_writes_a_handoff_clears_the_checkpoint(mem, vault):
     assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is not None
     ok(mem("commit", "-a", "dev", input="Fixed the flaky login test at last."))
     assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
+
+
+def test_the_roster_credits_a_handoff_to_the_agent_that_sent_it(mem, vault):
+    ok(mem("handoff", "--what", "API ready for testing", "--to", "qa", "-a", "dev", input=""))
+    ok(mem("handoff", "--what", "Wrote the load tests", "-a", "qa", input=""))
+    rows = {row["agent"]: row["what"] for row in data(mem("roster", "--json"))["agents"]}
+    assert rows == {"dev": "API ready for testing", "qa": "Wrote the load tests"}
