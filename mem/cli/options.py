@@ -65,3 +65,15 @@ def settings_of(ctx: typer.Context, vault: str | None = None, agent: str | None 
         agent_flag=agent if agent is not None else root.get("agent"),
         cwd=Path.cwd(),
     )
+
+
+def group_settings(
+    ctx: typer.Context, agent: str | None, vault: str | None
+) -> tuple[Settings, bool]:
+    """Settings for a subcommand (`mem handoff show`), honouring the flags given to its group
+    (`mem handoff --agent dev show`); and whether the group asked for --json."""
+    given = ctx.obj or {}
+    settings = settings_of(
+        ctx, vault=vault or given.get("vault"), agent=agent or given.get("agent")
+    )
+    return settings, bool(given.get("json"))

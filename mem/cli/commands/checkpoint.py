@@ -9,8 +9,7 @@ import typer
 from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.input import clean_text
-from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-from mem.config import Settings
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, group_settings, settings_of
 
 app = typer.Typer(
     help="Save, show or clear the agent's checkpoint of work in progress.",
@@ -48,16 +47,6 @@ def checkpoint(
     render.checkpoint_shown(saved, as_json, saved=True)
 
 
-def given_settings(
-    ctx: typer.Context, agent: str | None, vault: str | None
-) -> tuple[Settings, bool]:
-    given = ctx.obj or {}
-    settings = settings_of(
-        ctx, vault=vault or given.get("vault"), agent=agent or given.get("agent")
-    )
-    return settings, bool(given.get("json"))
-
-
 @app.command("show")
 @reports_errors
 def show(
@@ -72,7 +61,7 @@ def show(
     """
     from mem.services import session
 
-    settings, parent_json = given_settings(ctx, agent, vault)
+    settings, parent_json = group_settings(ctx, agent, vault)
     render.checkpoint_shown(session.show_checkpoint(settings), as_json or parent_json)
 
 
@@ -90,5 +79,5 @@ def clear(
     """
     from mem.services import session
 
-    settings, parent_json = given_settings(ctx, agent, vault)
+    settings, parent_json = group_settings(ctx, agent, vault)
     render.checkpoint_cleared(session.clear_checkpoint(settings), as_json or parent_json)

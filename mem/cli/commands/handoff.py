@@ -11,9 +11,7 @@ from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.feedback import for_people
 from mem.cli.input import clean_text, text_or_stdin
-from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-
-Many = Annotated[list[str] | None, typer.Option(show_default=False)]
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, group_settings, settings_of
 
 app = typer.Typer(
     help="Write a session summary for the next session, or show the latest.",
@@ -92,9 +90,6 @@ def show(
     """
     from mem.services import session
 
-    given = ctx.obj or {}
-    settings = settings_of(
-        ctx, vault=vault or given.get("vault"), agent=agent or given.get("agent")
-    )
+    settings, parent_json = group_settings(ctx, agent, vault)
     entry = session.latest_handoff(settings, feedback=for_people())
-    render.handoff_shown(entry, as_json or bool(given.get("json")))
+    render.handoff_shown(entry, as_json or parent_json)
