@@ -96,7 +96,8 @@ def latest_handoff(
     """Return the newest live handoff addressed to the agent, or None."""
     vault = settings.require_vault()
     who = check_agent(agent or settings.agent)
-    return newest(fresh_index(vault, feedback), who, "handoffs", settings.agent, vault)
+    found = newest(fresh_index(vault, feedback), who, "handoffs", settings.agent, vault)
+    return with_lines(vault, [found])[0] if found else None
 
 
 def newest(

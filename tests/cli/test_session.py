@@ -67,7 +67,9 @@ def test_a_handoff_to_another_agent_lands_in_its_handoffs(mem, vault):
 def test_handoff_show_prints_the_newest(mem, vault):
     mem("handoff", "--what", "First session", input="")
     mem("handoff", "--what", "Second session", input="")
-    assert ok(mem("handoff", "show")).stdout == "**What:** Second session\n"
+    shown = ok(mem("handoff", "show"))
+    assert shown.stdout == "**What:** Second session\n"
+    assert messages(shown.stderr)[0].startswith("main/handoffs.md:6 (")
 
 
 def test_bad_handoffs_are_refused_and_nothing_is_written(mem, vault):
