@@ -17,7 +17,7 @@ from mem.services.refresh import fresh_index
 from mem.vault import layout, state
 
 CHECKPOINT_LIFETIME = timedelta(days=7)
-ROSTER_SCAN = 64  # the newest handoffs looked at at once; quieter agents are asked one by one
+ROSTER_SCAN = 16  # the newest handoffs looked at at once; quieter agents are asked one by one
 ROSTER_CHARS = 110  # about 30 tokens a line with the agent's name and age
 
 
