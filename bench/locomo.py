@@ -1,7 +1,7 @@
 """Retrieval quality of `mem` on LoCoMo, beside a plain BM25 baseline (a benchmark, not a test).
 
-Run it from the repository with the project installed with its bench extra
-(`pip install -e ".[dev,bench]"`)::
+Run it from the repository with the project installed with its dev extras, which bring the
+baseline's `rank_bm25` (`pip install -e ".[dev]"`)::
 
     python bench/locomo.py                       # the dev half in ../shared/bench/locomo-dev.json
     python bench/locomo.py --data other.json     # any file of the same schema
