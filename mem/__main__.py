@@ -1,5 +1,5 @@
 """Run `mem` as `python -m mem`."""
 
-from mem.cli.app import main
+from mem.cli.main import main
 
 main()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
-import json
-import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 import typer
 
+from mem.cli.failure import report_failure
 from mem.errors import ExitCode, MemError
 
 P = ParamSpec("P")
@@ -33,8 +32,5 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 
 def fail(message: str, code: str, exit_code: int, as_json: bool) -> None:
-    sys.stderr.write(f"mem: {message}\n")
-    if as_json:
-        payload = {"schema_version": 1, "error": {"code": code, "message": message}}
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    report_failure(message, code, as_json)
     raise typer.Exit(int(exit_code))

@@ -11,7 +11,6 @@ from mem.errors import AmbiguousId, EntryNotFound, InvalidInput
 from mem.model import ENTRY_ID, MIN_ID_PREFIX, Entry
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
-from mem.vault import entries as entry_codec
 from mem.vault import layout, store
 
 
@@ -56,6 +55,8 @@ def current(vault: Path, indexed: Entry) -> tuple[Entry, str]:
     ref = layout.describe(indexed.path)
     if ref is None:
         raise EntryNotFound(f"entry {indexed.id} is no longer in {indexed.path}")
+    from mem.vault import entries as entry_codec  # recall, which imports this module, never parses
+
     parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
     span = parsed.span_of(indexed.id)
     if span is None:
