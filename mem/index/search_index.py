@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -239,6 +238,8 @@ class SearchIndex:
         progress: Progress | None = None,
     ) -> None:
         """Build a fresh index beside the old one, then swap it in."""
+        import shutil  # only a rebuild needs it: ~3 ms off every search and recall
+
         from whoosh.index import create_in
 
         parent = self.folder.parent

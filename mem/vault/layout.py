@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,6 +142,8 @@ def inside(vault: Path, relative: str) -> Path:
 
 def project_root(start: Path) -> Path:
     """Return the main checkout of the git repository holding `start`, else `start` itself."""
+    import subprocess  # only `mem init` asks git: ~4 ms off every other command
+
     try:
         result = subprocess.run(
             ["git", "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"],
