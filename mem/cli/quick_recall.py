@@ -65,12 +65,9 @@ def run(argv: list[str]) -> int | None:
         from mem.cli.feedback import for_people
         from mem.cli.input import clean_text
         from mem.config import load_settings
-        from mem.errors import InvalidInput
         from mem.services import recall as recall_service
 
-        fmt = given.get("format", "md")
-        if fmt not in ("md", "json", "claude-hook"):
-            raise InvalidInput(f"unknown format {fmt!r}; choose one of md, json, claude-hook")
+        fmt = render.check_recall_format(given.get("format", "md"))
         settings = load_settings(
             vault_flag=given.get("vault", root.get("vault")),
             agent_flag=given.get("agent", root.get("agent")),

@@ -332,6 +332,17 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
     out.write("\n".join(lines) + "\n")
 
 
+RECALL_FORMATS = ("md", "json", "claude-hook")
+
+
+def check_recall_format(fmt: str) -> str:
+    if fmt not in RECALL_FORMATS:
+        from mem.errors import InvalidInput
+
+        raise InvalidInput(f"unknown format {fmt!r}; choose one of {', '.join(RECALL_FORMATS)}")
+    return fmt
+
+
 def recall_block(block: RecallBlock, fmt: str) -> None:
     """The block as markdown for a prompt (plain, never wrapped), JSON, or a Claude Code hook."""
     if block.omitted:

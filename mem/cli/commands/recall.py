@@ -11,9 +11,6 @@ from mem.cli.errors import reports_errors
 from mem.cli.feedback import for_people
 from mem.cli.input import clean_text
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-from mem.errors import InvalidInput
-
-FORMATS = ("md", "json", "claude-hook")
 
 
 @reports_errors
@@ -42,8 +39,7 @@ def recall(
 
     Example: mem recall --agent dev --task "fix the login redirect"
     """
-    if fmt not in FORMATS:
-        raise InvalidInput(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    render.check_recall_format(fmt)
     from mem.services import recall as recall_service
 
     block = recall_service.recall(
