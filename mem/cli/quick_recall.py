@@ -9,8 +9,15 @@ app handles it, so usage errors and help stay in one place.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mem.cli.failure import report_failure
 from mem.errors import ExitCode, MemError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mem.config import Settings
 
 ROOT_VALUES = {"--vault": "vault", "--agent": "agent", "-a": "agent"}
 RECALL_VALUES = {
@@ -61,25 +68,17 @@ def run(argv: list[str]) -> int | None:
     try:
         from pathlib import Path
 
-        from mem.cli import render
-        from mem.cli.feedback import for_people
-        from mem.cli.input import clean_text
         from mem.config import load_settings
-        from mem.services import recall as recall_service
 
-        fmt = render.check_recall_format(given.get("format", "md"))
-        settings = load_settings(
-            vault_flag=given.get("vault", root.get("vault")),
-            agent_flag=given.get("agent", root.get("agent")),
-            cwd=Path.cwd(),
-        )
-        block = recall_service.recall(
-            settings,
-            clean_text(given.get("task", "")),
-            int(given["budget"]) if "budget" in given else None,
-            feedback=for_people(),
-        )
-        render.recall_block(block, "json" if as_json else fmt)
+        def settings() -> Settings:
+            return load_settings(
+                vault_flag=given.get("vault", root.get("vault")),
+                agent_flag=given.get("agent", root.get("agent")),
+                cwd=Path.cwd(),
+            )
+
+        budget = int(given["budget"]) if "budget" in given else None
+        answer(settings, given.get("task", ""), budget, given.get("format", "md"), as_json)
     except MemError as exc:
         report_failure(str(exc), exc.code, as_json)
         return int(exc.exit_code)
@@ -87,3 +86,18 @@ def run(argv: list[str]) -> int | None:
         report_failure("interrupted", "interrupted", as_json)
         return int(ExitCode.INTERRUPTED)
     return 0
+
+
+def answer(
+    settings: Callable[[], Settings], task: str, budget: int | None, fmt: str, as_json: bool
+) -> None:
+    """Recall and print the block: the body of `mem recall`, whichever parser read the flags.
+    The settings are resolved after the format is checked, as a usage error comes first."""
+    from mem.cli import render
+    from mem.cli.feedback import for_people
+    from mem.cli.input import clean_text
+    from mem.services import recall as recall_service
+
+    render.check_recall_format(fmt)
+    block = recall_service.recall(settings(), clean_text(task), budget, feedback=for_people())
+    render.recall_block(block, "json" if as_json else fmt)

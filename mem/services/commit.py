@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
@@ -44,6 +45,16 @@ class Batch:
 class FileResult:
     added: list[Entry] = field(default_factory=list)
     reinforced: list[Entry] = field(default_factory=list)
+
+
+def lines_of(stream: BinaryIO, copy: BinaryIO | None = None) -> Iterator[str]:
+    """Stream agent output as lines of text (undecodable bytes replaced, NULs dropped),
+    copying the raw bytes to `copy` as they pass (`mem commit --tee`)."""
+    for raw in stream:
+        if copy is not None:
+            copy.write(raw)
+            copy.flush()
+        yield raw.decode("utf-8", errors="replace").replace("\x00", "")
 
 
 def commit(

@@ -18,7 +18,7 @@ from functools import partial
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
 from mem.index.analysis import stem
-from mem.index.search_index import Filters, Ranking, SearchIndex
+from mem.index.search_index import Filters, SearchIndex
 from mem.model import (
     OPEN_BOX,
     SHARED_FOLDER,
@@ -32,6 +32,8 @@ from mem.model import (
 from mem.services import session
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
+from mem.services.search import ranking_for
+from mem.services.text import cut_words
 from mem.vault import store
 
 PROJECT_FILE = "_project.md"
@@ -159,7 +161,7 @@ def recall(
         [
             entry
             for entry, _ in index.search(
-                relevance, visible, ranking(settings, moment), SEARCH_DEPTH
+                relevance, visible, ranking_for(settings, moment), SEARCH_DEPTH
             )
         ]
         if terms
@@ -287,10 +289,6 @@ def pack(
     )
 
 
-def ranking(settings: Settings, moment: datetime) -> Ranking:
-    return Ranking(moment, settings.half_life_days, decay=True, floor=settings.decay_floor)
-
-
 def newest(
     index: SearchIndex, visible: Filters, category: str, agents: Sequence[str], limit: int
 ) -> list[Entry]:
@@ -351,15 +349,6 @@ def best_sentences(body: str, terms: frozenset[str], room: int) -> str:
             break
     text = " ".join(sentences[first : last + 1])
     return ("… " if first > 0 else "") + text + (" …" if last < len(sentences) - 1 else "")
-
-
-def cut_words(text: str, room: int) -> str:
-    if len(text) <= room:
-        return text
-    if room < 2:
-        return ""
-    window = text[: max(0, room - 1)]
-    return (window[: window.rfind(" ")] if " " in window else window).rstrip(",;:") + "…"
 
 
 def trim(text: str, room: int) -> str:

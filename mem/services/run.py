@@ -25,7 +25,7 @@ from mem.config import Settings, check_agent
 from mem.errors import InvalidInput, MemError
 from mem.model import CommitReport, Entry
 from mem.services import session
-from mem.services.commit import commit
+from mem.services.commit import commit, lines_of
 from mem.services.feedback import QUIET, Feedback
 from mem.services.recall import recall
 from mem.vault import state
@@ -132,9 +132,9 @@ def run(
             restore_signals(previous)
             if process.stdout is not None:
                 process.stdout.close()
-        if code < 0:  # killed by a signal: report it as a shell would
+        if code < 0:  # killed by a signal
             interrupted = True
-            code = 128 - code
+            code = shell_status(code)
         try:
             report = remember(settings, capture, interrupted)
         except MemError as exc:  # the command's result matters more than our bookkeeping
@@ -238,7 +238,11 @@ def stop(process: subprocess.Popen[bytes], signum: int) -> int:
                 process.kill()
     except (KeyboardInterrupt, Stopped):
         process.kill()
-    code = process.wait()
+    return shell_status(process.wait())
+
+
+def shell_status(code: int) -> int:
+    """An exit code as a shell reports it: 128 + N for a process killed by signal N."""
     return 128 - code if code < 0 else code
 
 
@@ -247,5 +251,6 @@ def remember(settings: Settings, capture: Path, interrupted: bool) -> CommitRepo
     if not capture.exists() or capture.stat().st_size == 0:
         return None
     with capture.open("rb") as handle:
-        lines = (raw.decode("utf-8", errors="replace").replace("\x00", "") for raw in handle)
-        return commit(settings, lines, "auto", now=datetime.now(UTC), hand_off=not interrupted)
+        return commit(
+            settings, lines_of(handle), "auto", now=datetime.now(UTC), hand_off=not interrupted
+        )

@@ -36,6 +36,11 @@ class Query:
     decay: bool = True
 
 
+def ranking_for(settings: Settings, now: datetime, decay: bool = True) -> Ranking:
+    """How scores are shaped after BM25F: the vault's half-lives and decay floor, as of `now`."""
+    return Ranking(now, settings.half_life_days, decay, settings.decay_floor)
+
+
 def filters_of(settings: Settings, query: Query) -> Filters:
     """Check a query's filters and turn them into index filters."""
     if query.agent is not None and query.agent != "_shared":
@@ -68,9 +73,7 @@ def search(
         raise InvalidInput("nothing to search for; give some words")
     filters = filters_of(settings, query)
     index = fresh_index(vault, feedback)
-    ranking = Ranking(
-        now or datetime.now(UTC), settings.half_life_days, query.decay, settings.decay_floor
-    )
+    ranking = ranking_for(settings, now or datetime.now(UTC), query.decay)
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
     placed = with_lines(vault, [entry for entry, _ in found])

@@ -14,6 +14,7 @@ from mem.model import Checkpoint, Entry, RosterLine
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import with_lines
 from mem.services.refresh import fresh_index
+from mem.services.text import cut_words
 from mem.vault import layout, state
 
 CHECKPOINT_LIFETIME = timedelta(days=7)
@@ -33,9 +34,15 @@ class HandoffParts:
     next_steps: Sequence[str] = ()
 
     def is_empty(self) -> bool:
-        return (
-            not any((self.what.strip(), self.decisions, self.files, self.commits, self.unfinished))
-            and not self.next_steps
+        return not any(
+            (
+                self.what.strip(),
+                self.decisions,
+                self.files,
+                self.commits,
+                self.unfinished,
+                self.next_steps,
+            )
         )
 
 
@@ -63,11 +70,11 @@ def write_handoff(
         if parts.is_empty()
         else render_handoff(
             parts.what.strip(),
-            list(parts.decisions),
-            list(parts.files),
-            list(parts.commits),
-            list(parts.unfinished),
-            list(parts.next_steps),
+            parts.decisions,
+            parts.files,
+            parts.commits,
+            parts.unfinished,
+            parts.next_steps,
         )
     )
     if not body:
@@ -111,7 +118,7 @@ def newest(
     found = index.top(
         Filters(agent=agent, category=category, viewer=viewer, include_archived=False), 8
     )
-    tied = [entry for entry in found if found and entry.date == found[0].date]
+    tied = [entry for entry in found if entry.date == found[0].date]
     if vault is not None and len(tied) > 1:
         tied = sorted(with_lines(vault, tied), key=lambda entry: (entry.path, entry.line))
     return tied[0] if tied else None
@@ -190,7 +197,8 @@ def roster(
         if last is None:
             lines.append(RosterLine(agent, None, ""))
             continue
-        lines.append(RosterLine(agent, last.date, one_line(handoff_what(last.body), ROSTER_CHARS)))
+        what = " ".join(handoff_what(last.body).split())
+        lines.append(RosterLine(agent, last.date, cut_words(what, ROSTER_CHARS)))
     return lines
 
 
@@ -201,11 +209,3 @@ def handoff_what(body: str) -> str:
         if stripped.lower().startswith("**what:**"):
             return stripped[len("**what:**") :].strip()
     return next((line.strip() for line in body.splitlines() if line.strip()), "")
-
-
-def one_line(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1]
-    return cut[: cut.rfind(" ")].rstrip(",;:") + "…" if " " in cut else cut + "…"

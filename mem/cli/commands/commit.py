@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -58,18 +57,10 @@ def commit(
     with stream:
         copy = sys.stdout.buffer if tee else None
         report = commit_service.commit(
-            settings, lines_of(stream, copy), output_format, dry_run=dry_run
+            settings, commit_service.lines_of(stream, copy), output_format, dry_run=dry_run
         )
         if copy is not None:
-            for _ in lines_of(stream, copy):  # pass through whatever the reader did not need
+            # pass through whatever the reader did not need
+            for _ in commit_service.lines_of(stream, copy):
                 pass
     render.committed(report, as_json, to_stderr=tee)
-
-
-def lines_of(stream: BinaryIO, copy: BinaryIO | None) -> Iterator[str]:
-    """Stream lines as text (undecodable bytes replaced), copying the raw bytes when teeing."""
-    for raw in stream:
-        if copy is not None:
-            copy.write(raw)
-            copy.flush()
-        yield raw.decode("utf-8", errors="replace").replace("\x00", "")

@@ -6,11 +6,9 @@ from typing import Annotated
 
 import typer
 
-from mem.cli import render
 from mem.cli.errors import reports_errors
-from mem.cli.feedback import for_people
-from mem.cli.input import clean_text
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
+from mem.cli.quick_recall import answer
 
 
 @reports_errors
@@ -39,13 +37,4 @@ def recall(
 
     Example: mem recall --agent dev --task "fix the login redirect"
     """
-    render.check_recall_format(fmt)
-    from mem.services import recall as recall_service
-
-    block = recall_service.recall(
-        settings_of(ctx, vault=vault, agent=agent),
-        clean_text(task),
-        budget,
-        feedback=for_people(),
-    )
-    render.recall_block(block, "json" if as_json else fmt)
+    answer(lambda: settings_of(ctx, vault=vault, agent=agent), task, budget, fmt, as_json)
