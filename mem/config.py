@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from mem.errors import InvalidAgent, MemError, VaultNotFound
 from mem.model import AGENT_NAME, DEFAULT_DECAY_FLOOR, DEFAULT_HALF_LIFE_DAYS
@@ -17,17 +17,14 @@ DEFAULT_AGENT = "main"
 DEFAULT_RECALL_BUDGET_TOKENS = 2000
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Everything a service needs to know about where it runs."""
 
     vault: Path | None  # None when no vault was found; services that need one raise VaultNotFound
     agent: str = DEFAULT_AGENT
     agent_is_explicit: bool = False  # given by --agent or MEM_AGENT rather than defaulted
     recall_budget: int = DEFAULT_RECALL_BUDGET_TOKENS
-    half_life_days: Mapping[str, float] = field(
-        default_factory=lambda: dict(DEFAULT_HALF_LIFE_DAYS)
-    )
+    half_life_days: Mapping[str, float] = MappingProxyType(DEFAULT_HALF_LIFE_DAYS)
     decay_floor: float = DEFAULT_DECAY_FLOOR
     editor: str = "vi"
     vault_flag: str | None = None  # what the user asked for, for error messages

@@ -1,10 +1,15 @@
-"""What `mem` remembers and reports: frozen dataclasses and vocabulary, no I/O."""
+"""What `mem` remembers and reports: immutable records and vocabulary, no I/O.
+
+Records are `NamedTuple`s rather than frozen dataclasses on purpose: `mem recall` runs before
+every agent launch, and importing `dataclasses` (which pulls in `inspect`) and building its
+classes cost about 30 ms of a ~150 ms start. `tests/cli/test_quick_recall.py` keeps it off that path.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 CATEGORIES: tuple[str, ...] = ("decisions", "lessons", "facts", "tasks", "projects", "handoffs")
 
@@ -55,8 +60,7 @@ OPEN_BOX = re.compile(r"^\s*[-*] \[ \]", re.MULTILINE)
 DONE_BOX = re.compile(r"^\s*[-*] \[[xX]\]", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One remembered item as it stands in a category file."""
 
     id: str
@@ -106,8 +110,7 @@ class Entry:
         return ""
 
 
-@dataclass(frozen=True)
-class SearchHit:
+class SearchHit(NamedTuple):
     """One ranked search result."""
 
     entry: Entry
@@ -116,8 +119,7 @@ class SearchHit:
     highlights: tuple[tuple[int, int], ...] = ()  # (start, end) of matched words in the snippet
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """Something `mem doctor` found wrong, and whether it was repaired."""
 
     code: str  # malformed_entry, duplicate_id, wrong_file, frontmatter, stale_index, ...
@@ -127,43 +129,38 @@ class Problem:
     fixed: bool = False
 
 
-@dataclass(frozen=True)
-class DoctorReport:
+class DoctorReport(NamedTuple):
     problems: tuple[Problem, ...]
     files_checked: int
     entries_checked: int
 
 
-@dataclass(frozen=True)
-class InitReport:
+class InitReport(NamedTuple):
     vault: str
     created: tuple[str, ...]  # vault-relative paths made by this run
     already_existed: bool
 
 
-@dataclass(frozen=True)
-class TaskReport:
+class TaskReport(NamedTuple):
     entry: Entry
     changed: int  # boxes ticked
 
 
-@dataclass(frozen=True)
-class Stats:
+class Stats(NamedTuple):
     """Counts that describe a vault."""
 
     entries: int
     superseded: int
-    by_agent: dict[str, int] = field(default_factory=dict)
-    by_category: dict[str, int] = field(default_factory=dict)
-    by_kind: dict[str, int] = field(default_factory=dict)
-    by_age: dict[str, int] = field(default_factory=dict)
+    by_agent: dict[str, int]
+    by_category: dict[str, int]
+    by_kind: dict[str, int]
+    by_age: dict[str, int]
     files: int = 0
     vault_bytes: int = 0
     index_bytes: int = 0
 
 
-@dataclass(frozen=True)
-class CommitReport:
+class CommitReport(NamedTuple):
     """What `mem commit` stored (or, in a dry run, would store)."""
 
     format: str
@@ -178,8 +175,7 @@ class CommitReport:
     empty_input: bool
 
 
-@dataclass(frozen=True)
-class Checkpoint:
+class Checkpoint(NamedTuple):
     """Work in progress, saved so a crashed or interrupted session can be picked up."""
 
     agent: str
@@ -192,8 +188,7 @@ class Checkpoint:
     output_tail: str = ""  # the last lines a `mem run` command printed, secrets redacted
 
 
-@dataclass(frozen=True)
-class RecallItem:
+class RecallItem(NamedTuple):
     """One line of a recall block: an entry, whole or cut down to its best sentences."""
 
     text: str  # as it appears in the block, one markdown line or paragraph
@@ -202,15 +197,13 @@ class RecallItem:
     excerpt: bool = False  # only the sentences around the match, or cut at a sentence end
 
 
-@dataclass(frozen=True)
-class RecallSection:
+class RecallSection(NamedTuple):
     key: str  # project, recovering, last_session, team, decisions, lessons, ...
     title: str
     items: tuple[RecallItem, ...]
 
 
-@dataclass(frozen=True)
-class Omission:
+class Omission(NamedTuple):
     """Something recall left out or cut to stay within the budget."""
 
     section: str
@@ -219,8 +212,7 @@ class Omission:
     how: str  # dropped | trimmed
 
 
-@dataclass(frozen=True)
-class RecallBlock:
+class RecallBlock(NamedTuple):
     agent: str
     task: str
     relevance: str  # task | last_handoff | none: what the relevant sections were ranked against
@@ -231,8 +223,7 @@ class RecallBlock:
     text: str  # the whole block, fenced by <mem-recall …> … </mem-recall>
 
 
-@dataclass(frozen=True)
-class RosterLine:
+class RosterLine(NamedTuple):
     agent: str
     when: datetime | None
     what: str

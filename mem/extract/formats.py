@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 FORMATS = ("text", "claude-jsonl", "stream-json", "codex-jsonl", "aider")
 DETECT_LINES = 20  # how many non-empty lines auto-detection may look at
@@ -21,8 +20,7 @@ AIDER_COMMIT = re.compile(r"^Commit (?P<sha>[0-9a-f]{7,40}) (?P<subject>.+)$")
 AIDER_EDIT = re.compile(r"^Applied edit to (?P<path>\S.*)$")
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(NamedTuple):
     """One unit of agent output: prose worth mining, or facts about the session."""
 
     role: str  # assistant | user | result

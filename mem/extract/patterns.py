@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """Something a careful person would keep, before dedup and storage."""
 
     category: str  # decisions | lessons | facts | tasks

@@ -7,10 +7,9 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
 from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
@@ -36,8 +35,7 @@ Progress = Callable[[int, int], None]
 Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text, to skip unchanged ones
 
 
-@dataclass(frozen=True)
-class FileStamp:
+class FileStamp(NamedTuple):
     """What a category file looked like when it was indexed."""
 
     size: int
@@ -47,8 +45,7 @@ class FileStamp:
     sha256: str
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     """Which entries a query may return."""
 
     agent: str | None = None
@@ -63,8 +60,7 @@ class Filters:
     open_tasks_only: bool = False
 
 
-@dataclass(frozen=True)
-class Ranking:
+class Ranking(NamedTuple):
     """How scores are shaped after BM25F."""
 
     now: datetime

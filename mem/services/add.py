@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import EntryNotFound, InvalidInput, MemError
@@ -66,8 +66,7 @@ def add(
     return entry
 
 
-@dataclass(frozen=True)
-class NewEntry:
+class NewEntry(NamedTuple):
     """One entry for add_many: its text, when it happened, and extra header pairs."""
 
     text: str

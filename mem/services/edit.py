@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mem.config import Settings
 from mem.errors import EditorFailed
@@ -17,8 +17,7 @@ from mem.vault import layout, store
 OpenEditor = Callable[[Path, int], int]  # (file, line) -> the editor's exit status
 
 
-@dataclass(frozen=True)
-class EditReport:
+class EditReport(NamedTuple):
     before: Entry
     after: Entry | None  # None when the entry is gone or no longer parses
     changed: bool

@@ -1,15 +1,14 @@
 """How services tell people what they are doing, without printing anything themselves."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 def _ignore_notice(message: str) -> None:
     return None
 
 
-@dataclass(frozen=True)
-class Feedback:
+class Feedback(NamedTuple):
     """Callbacks the command layer supplies: a one-line notice, and progress of long work."""
 
     notice: Callable[[str], None] = _ignore_notice

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from mem.config import Settings
@@ -78,5 +77,5 @@ def with_lines(vault: Path, found: list[Entry]) -> list[Entry]:
         text = texts[entry.path]
         header = re.search(rf"^<!--\s*id:{re.escape(entry.id)}(?=\s|-->)", text, re.MULTILINE)
         line = text.count("\n", 0, header.start()) + 1 if header else 0
-        placed.append(replace(entry, line=line))
+        placed.append(entry._replace(line=line))
     return placed

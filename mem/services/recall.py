@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from typing import NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
@@ -83,8 +83,7 @@ def tokens(text: str) -> int:
     return -(-len(text) // 4)
 
 
-@dataclass
-class Candidate:
+class Candidate(NamedTuple):
     """Something a section would like to show, before packing decides how much of it fits."""
 
     text: str
@@ -94,12 +93,12 @@ class Candidate:
     keep: bool = False  # Project and Recovering: cut as far as needed, never dropped
 
 
-@dataclass
 class Packer:
     """Spends the budget: whole candidates while they fit, excerpts where they do not."""
 
-    room: int  # tokens left
-    omitted: list[Omission] = field(default_factory=list)
+    def __init__(self, room: int) -> None:
+        self.room = room  # tokens left
+        self.omitted: list[Omission] = []
 
     def section(
         self,

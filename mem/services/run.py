@@ -16,10 +16,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput, MemError
@@ -45,8 +44,7 @@ class Stopped(Exception):
         self.signum = signum
 
 
-@dataclass(frozen=True)
-class RunReport:
+class RunReport(NamedTuple):
     exit_code: int
     interrupted: bool
     context_tokens: int

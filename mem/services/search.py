@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
@@ -19,8 +19,7 @@ SNIPPET_CHARS = 160
 WORD = re.compile(r"\w+")
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     """What to look for and where; every filter is optional."""
 
     text: str = ""

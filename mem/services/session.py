@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
@@ -22,8 +22,7 @@ ROSTER_SCAN = 16  # the newest handoffs looked at at once; quieter agents are as
 ROSTER_CHARS = 110  # about 30 tokens a line with the agent's name and age
 
 
-@dataclass(frozen=True)
-class HandoffParts:
+class HandoffParts(NamedTuple):
     """What a person or a wrapper says about a session, one list per part."""
 
     what: str = ""
@@ -187,7 +186,7 @@ def roster(
         latest.setdefault(entry.get("from") or entry.agent, entry)
     for agent in agents:
         if agent not in latest:
-            own = index.top(replace(visible, agent=agent), ROSTER_SCAN)
+            own = index.top(visible._replace(agent=agent), ROSTER_SCAN)
             found = next((entry for entry in own if not entry.get("from")), None)
             if found is not None:
                 latest[agent] = found

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem.model import KINDS_BY_CATEGORY, Entry, Problem
 from mem.vault.layout import FileRef
@@ -32,8 +31,7 @@ ID_ALPHABET = string.digits + string.ascii_lowercase
 ID_RANDOM_CHARS = 6  # 36**6 ≈ 2**31 random values per second
 
 
-@dataclass(frozen=True)
-class EntrySpan:
+class EntrySpan(NamedTuple):
     """Where one entry stands in its file's text: [start, end) character offsets."""
 
     entry: Entry
@@ -42,8 +40,7 @@ class EntrySpan:
     end: int  # offset just past the closing `---` line (or where the entry stops)
 
 
-@dataclass(frozen=True)
-class ParsedFile:
+class ParsedFile(NamedTuple):
     """A category file's text and the entries found in it."""
 
     text: str

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mem.config import check_agent, is_valid_agent
 from mem.errors import InvalidCategory, UnsafePath
@@ -15,8 +15,7 @@ PRIVATE_DIR = ".mem/private"
 ARCHIVE_DIR = "archive"
 
 
-@dataclass(frozen=True)
-class FileRef:
+class FileRef(NamedTuple):
     """A category file's place in the vault and what that place means."""
 
     path: str  # vault-relative, POSIX style

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import string
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -136,7 +135,7 @@ def parse(text: str) -> codec.ParsedFile:
 
 
 def without_line(entry: codec.Entry) -> codec.Entry:
-    return dataclasses.replace(entry, line=0)
+    return entry._replace(line=0)
 
 
 def replaced_middle(old: str, new: str, start: int, end: int) -> str:
@@ -242,9 +241,7 @@ def test_setting_header_keys_changes_only_that_header_line(
     for before, after in zip(parsed.entries, reparsed.entries, strict=True):
         if before.id == target:
             assert after.header == expected_header(before.header, updates)
-            assert dataclasses.replace(after, header=(), kind="") == dataclasses.replace(
-                before, header=(), kind=""
-            )
+            assert after._replace(header=(), kind="") == before._replace(header=(), kind="")
         else:
             assert after == before
 
