@@ -51,6 +51,7 @@ def write_handoff(
     text: str = "",
     to: str | None = None,
     now: datetime | None = None,
+    feedback: Feedback = QUIET,
 ) -> tuple[Entry, int]:
     """Write a session summary into the handoffs of this agent (or of `to`); clear the
     checkpoint it supersedes. Returns the entry and how many secrets were redacted."""
@@ -83,6 +84,12 @@ def write_handoff(
     header: list[tuple[str, str]] = [("kind", "handoff"), ("source", "handoff")]
     if target != agent:
         header.append(("from", agent))
+        known = layout.agents(vault)
+        if target not in known:  # a new teammate, or a typo: say so while it is easy to undo
+            feedback.notice(
+                f"{target} is a new agent: created {target}/"
+                + (f" (agents so far: {', '.join(known)})" if known else "")
+            )
     entry = write_entry(
         vault,
         layout.file_ref(target, "handoffs"),
@@ -155,11 +162,15 @@ def save_checkpoint(
 
 
 def live_checkpoint(vault: Path, agent: str, now: datetime | None = None) -> Checkpoint | None:
-    """Return the agent's checkpoint when it is younger than seven days."""
+    """Return the agent's checkpoint when it is younger than seven days.
+
+    One dated more than that into the future (a clock set wrong, a hand edit) is no fresher:
+    it would otherwise stand in for every handoff for good.
+    """
     checkpoint = state.read_checkpoint(vault, agent)
     if checkpoint is None:
         return None
-    if (now or datetime.now(UTC)) - checkpoint.saved > CHECKPOINT_LIFETIME:
+    if abs((now or datetime.now(UTC)) - checkpoint.saved) > CHECKPOINT_LIFETIME:
         return None
     return checkpoint
 

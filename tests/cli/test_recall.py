@@ -6,6 +6,8 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from .helpers import (
     added_id,
     data,
@@ -151,14 +153,24 @@ def test_a_live_checkpoint_replaces_the_last_session_until_a_handoff(mem, vault)
     assert "## Recovering" not in block and "Migration finished" in block
 
 
-def test_a_checkpoint_older_than_seven_days_is_ignored(mem, vault):
+@pytest.mark.parametrize("days", [-8, 8])
+def test_a_checkpoint_more_than_seven_days_away_is_ignored(mem, vault, days):
     ok(mem("checkpoint", "--what", "stale work"))
     path = vault / ".mem" / "state" / "main" / "checkpoint.json"
     state = json.loads(path.read_text())
-    state["saved"] = (datetime.now(UTC) - timedelta(days=8)).isoformat()
+    state["saved"] = (datetime.now(UTC) + timedelta(days=days)).isoformat()
     path.write_text(json.dumps(state))
     assert "## Recovering" not in ok(mem("recall")).stdout
     assert data(mem("checkpoint", "show", "--json"))["checkpoint"] is None
+
+
+def test_a_checkpoint_a_little_in_the_future_still_counts(mem, vault):
+    ok(mem("checkpoint", "--what", "work from a machine whose clock runs fast"))
+    path = vault / ".mem" / "state" / "main" / "checkpoint.json"
+    state = json.loads(path.read_text())
+    state["saved"] = (datetime.now(UTC) + timedelta(hours=2)).isoformat()
+    path.write_text(json.dumps(state))
+    assert "## Recovering" in ok(mem("recall")).stdout
 
 
 def test_private_entries_are_recalled_only_for_their_own_agent(mem, vault):

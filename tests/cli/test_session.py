@@ -64,6 +64,16 @@ def test_a_handoff_to_another_agent_lands_in_its_handoffs(mem, vault):
     assert data(mem("handoff", "show", "-a", "dev", "--json"))["entry"] is None
 
 
+def test_a_handoff_to_an_agent_without_a_folder_says_it_made_one(mem, vault):
+    mem("add", "QA prefers pytest.", "-c", "facts", "-a", "qa")
+    first = ok(mem("handoff", "--what", "API ready", "--to", "reviewr", "-a", "dev", input=""))
+    assert "reviewr is a new agent: created reviewr/ (agents so far: qa)" in first.stderr
+    again = ok(mem("handoff", "--what", "API ready", "--to", "reviewr", "-a", "dev", input=""))
+    assert "new agent" not in again.stderr
+    known = ok(mem("handoff", "--what", "API ready", "--to", "qa", "-a", "dev", input=""))
+    assert "new agent" not in known.stderr
+
+
 def test_handoff_show_prints_the_newest(mem, vault):
     mem("handoff", "--what", "First session", input="")
     mem("handoff", "--what", "Second session", input="")

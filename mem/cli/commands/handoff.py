@@ -71,7 +71,7 @@ def handoff(
     if parts.is_empty() and not sys.stdin.isatty():
         text = text_or_stdin("-")
     entry, redactions = session.write_handoff(
-        settings_of(ctx, vault=vault, agent=agent), parts, text=text, to=to
+        settings_of(ctx, vault=vault, agent=agent), parts, text=text, to=to, feedback=for_people()
     )
     render.handoff_written(entry, redactions, as_json)
 
