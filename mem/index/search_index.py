@@ -6,7 +6,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -16,7 +16,6 @@ from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
-    from whoosh.query import Query
 
 SCHEMA_VERSION = 8  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
@@ -154,8 +153,10 @@ class SearchIndex:
         # fingerprints would let unchanged text keep values an older parser read from it.
         self.version = f"{SCHEMA_VERSION}/{parser_version}/{','.join(KIND_CODES)}"
         self._index: FileIndex | None = None
-        self._searcher: Any = None  # one searcher per process: opening one costs ~8 ms
+        self._reader: Any = None  # one reader per process: opening one costs ~7 ms
+        self._searcher: Any = None
         self._masks: dict[tuple[Any, ...], Any] = {}  # hidden docnums, per kind of viewer
+        self._term_docs: dict[tuple[str, str], frozenset[int]] = {}  # filter terms' docnums
 
     # --- manifest -------------------------------------------------------------------------
 
@@ -198,9 +199,22 @@ class SearchIndex:
         """Return this process's searcher of the index as it was when first asked."""
         if self._searcher is None:
             from whoosh.scoring import BM25F
+            from whoosh.searching import Searcher
 
-            self._searcher = self.open().searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1))
+            # Over the same reader: browse and id lookups see what search and top() see.
+            self._searcher = Searcher(self.reader(), weighting=BM25F(B=BM25_B, K1=BM25_K1))
         return self._searcher
+
+    def reader(self) -> Any:
+        """Return this process's reader of the index as it was when first asked.
+
+        search() and top() read postings and columns straight from it: Searcher.search would
+        import whoosh.searching, whoosh.query (and its stemming tables), highlighting and
+        collectors (~15 ms) and score through ~10 method calls per posting.
+        """
+        if self._reader is None:
+            self._reader = self.open().reader()
+        return self._reader
 
     def close(self) -> None:
         self._forget()
@@ -208,17 +222,21 @@ class SearchIndex:
     def _forget(self) -> None:
         # After a write the open searcher shows the old segments: drop it and reopen later.
         if self._searcher is not None:
-            self._searcher.close()
+            self._searcher.close()  # closes the reader too
+        elif self._reader is not None:
+            self._reader.close()
         self._searcher = None
+        self._reader = None
         self._index = None
         self._masks.clear()
+        self._term_docs.clear()
 
     def is_readable(self) -> bool:
         """Tell whether the index opens and its manifest matches this version of mem."""
         if self.manifest() is None:
             return False
         try:
-            self.searcher().doc_count()
+            self.reader().doc_count()
         except Exception:  # noqa: BLE001 - a damaged index fails in many ways; all mean "rebuild"
             self._forget()
             return False
@@ -309,72 +327,60 @@ class SearchIndex:
         self, terms: str, filters: Filters, ranking: Ranking, limit: int | None
     ) -> list[tuple[Entry, float]]:
         """Return entries matching the words of `terms`, best first, with their final scores."""
-        from whoosh.query import Or, Term
-
         analyzer = self.open().schema["content"].analyzer
         words = [token.text for token in analyzer(terms)]
         raw = [word.lower() for word in terms.replace(",", " ").split()]
-        clauses: list[Query] = [Term("content", word) for word in dict.fromkeys(words)]
-        clauses += [
-            Term("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")
-        ]
+        clauses = [("content", word) for word in dict.fromkeys(words)]
+        clauses += [("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")]
         if not clauses:
             return []
-        searcher = self.searcher()
-        results = searcher.search(
-            Or(clauses), limit=None, filter=self._filter(filters), mask=self._mask(filters)
-        )
-        scored = [(docnum, score or 0.0) for docnum, score in results.items()]
-        scored = self._rank(searcher, scored, ranking)
+        reader = self.reader()
+        scores = bm25f(reader, clauses)
+        allowed = self._filter_docs(filters)
+        hidden = self._mask(filters)
+        scored = [
+            (docnum, score)
+            for docnum, score in scores.items()
+            if docnum not in hidden and (allowed is None or docnum in allowed)
+        ]
+        scored = self._rank(reader, scored, ranking)
         chosen = scored if limit is None else scored[:limit]
-        return [(to_entry(searcher.stored_fields(docnum)), score) for docnum, score in chosen]
+        return [(to_entry(reader.stored_fields(docnum)), score) for docnum, score in chosen]
 
     def browse(self, filters: Filters, limit: int | None) -> list[Entry]:
         """Return entries matching the filters alone, newest first."""
-        from whoosh.query import Every
+        return self.top(filters, limit)
 
-        searcher = self.searcher()
-        # The filters as the query itself: Every() with a filter would visit every document.
-        results = searcher.search(
-            self._filter(filters) or Every(),
-            limit=limit,
-            mask=self._mask(filters),
-            sortedby="date",
-            reverse=True,
-        )
-        return [to_entry(hit.fields()) for hit in results]
-
-    def top(self, filters: Filters, limit: int, by: str = "date") -> list[Entry]:
+    def top(self, filters: Filters, limit: int | None, by: str = "date") -> list[Entry]:
         """Return up to `limit` entries matching the filters, newest first (by="date") or most
         reinforced, then newest, first (by="reinforced").
 
         Orders by the columns alone and reads stored fields only for what it returns: recall
         asks this several times before an agent starts, at any vault size.
         """
-        from whoosh.query import Every
-
-        searcher = self.searcher()
-        reader = searcher.reader()
+        reader = self.reader()
         hidden = self._mask(filters)
+        allowed = self._filter_docs(filters)
         docs = [
             docnum
-            for docnum in searcher.docs_for_query(self._filter(filters) or Every())
+            for docnum in (reader.all_doc_ids() if allowed is None else sorted(allowed))
             if docnum not in hidden
         ]
         if not docs:
             return []
-        packed = reader.column_reader("rank")
+        packed = reader.column_reader("rank", translate=False)
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":
             keys = {d: ((packed[d] >> 6) & REINFORCED_MAX, packed[d] >> 20) for d in docs}
         else:
             keys = {d: (packed[d] >> 20,) for d in docs}
         ordered = sorted(docs, key=keys.__getitem__, reverse=True)
-        cut = keys[ordered[min(limit, len(ordered)) - 1]]
-        ordered = [d for d in ordered if keys[d] >= cut]  # the first `limit`, with ties
+        if limit is not None:
+            cut = keys[ordered[min(limit, len(ordered)) - 1]]
+            ordered = [d for d in ordered if keys[d] >= cut]  # the first `limit`, with ties
         # Dates keep minutes only; ids sort by the second they were made, so they break ties.
         found = sorted(
-            ((keys[d], to_entry(searcher.stored_fields(d))) for d in ordered),
+            ((keys[d], to_entry(reader.stored_fields(d))) for d in ordered),
             key=lambda pair: (pair[0], pair[1].id),
             reverse=True,
         )
@@ -392,12 +398,21 @@ class SearchIndex:
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
 
-    def _filter(self, filters: Filters) -> Query | None:
-        # Only the filters a person asked for: Whoosh turns a filter into the set of every
-        # document it matches, which for "all active entries" costs more than the search.
-        from whoosh.query import And, NumericRange, Term
+    def _docs(self, field: str, text: str) -> frozenset[int]:
+        """The live documents holding one term."""
+        from whoosh.reading import TermNotFound
 
-        terms: list[Query] = []
+        key = (field, text)
+        if key not in self._term_docs:  # recall asks for "agent:dev" and the like several times
+            try:
+                self._term_docs[key] = frozenset(self.reader().postings(field, text).all_ids())
+            except TermNotFound:
+                self._term_docs[key] = frozenset()
+        return self._term_docs[key]
+
+    def _filter_docs(self, filters: Filters) -> frozenset[int] | None:
+        """The documents the filters allow, or None when there are no filters (all are)."""
+        sets: list[frozenset[int]] = []
         for field, value in (
             ("agent", filters.agent),
             ("category", filters.category),
@@ -405,14 +420,18 @@ class SearchIndex:
             ("tags", filters.tag),
         ):
             if value:
-                terms.append(Term(field, value.lower() if field == "tags" else value))
-        if filters.since is not None:
-            terms.append(NumericRange("date", int(filters.since.timestamp()), None))
+                sets.append(self._docs(field, value.lower() if field == "tags" else value))
         if filters.open_tasks_only:
-            terms.append(Term("open_task", "yes"))
-        if not terms:
-            return None
-        return And(terms) if len(terms) > 1 else terms[0]
+            sets.append(self._docs("open_task", "yes"))
+        sets.sort(key=len)
+        allowed = sets[0].intersection(*sets[1:]) if sets else None
+        if filters.since is not None:  # rare (mem search --since): read dates from the column
+            reader = self.reader()
+            since = int(filters.since.timestamp())
+            packed = reader.column_reader("rank", translate=False)
+            candidates = reader.all_doc_ids() if allowed is None else allowed
+            allowed = frozenset(d for d in candidates if packed[d] >> 20 >= since)
+        return allowed
 
     def _mask(self, filters: Filters) -> Any:
         # What is hidden is rare (superseded entries, other agents' private ones): mask it. The
@@ -424,30 +443,26 @@ class SearchIndex:
             filters.viewer,
         )
         if key not in self._masks:
-            self._masks[key] = set(self.searcher().docs_for_query(self._mask_query(filters)))
+            hidden: frozenset[int] = frozenset()
+            for agent in filters.exclude_agents:
+                hidden |= self._docs("agent", agent)
+            if not filters.include_superseded:
+                hidden |= self._docs("status", "superseded")
+            if not filters.include_archived:
+                hidden |= self._docs("archived", "yes")
+            private = self._docs("scope", "private")
+            if filters.viewer:
+                private -= self._docs("visible_to", filters.viewer)
+            self._masks[key] = set(hidden | private)  # a set: browse hands it to Whoosh
         return self._masks[key]
 
-    def _mask_query(self, filters: Filters) -> Query:
-        from whoosh.query import AndNot, Or, Term
-
-        hidden: list[Query] = [Term("agent", agent) for agent in filters.exclude_agents]
-        if not filters.include_superseded:
-            hidden.append(Term("status", "superseded"))
-        if not filters.include_archived:
-            hidden.append(Term("archived", "yes"))
-        private = Term("scope", "private")
-        hidden.append(
-            AndNot(private, Term("visible_to", filters.viewer)) if filters.viewer else private
-        )
-        return Or(hidden) if len(hidden) > 1 else hidden[0]
-
     def _rank(
-        self, searcher: Any, scored: list[tuple[int, float]], ranking: Ranking
+        self, reader: Any, scored: list[tuple[int, float]], ranking: Ranking
     ) -> list[tuple[int, float]]:
         # BM25F × half-life decay per kind (down to a floor) × a mild boost for entries seen again.
         if not scored:
             return []  # nothing to rank; an index without segments cannot even read columns
-        packed = searcher.reader().column_reader("rank")
+        packed = reader.column_reader("rank", translate=False)
         now = ranking.now.timestamp()
         half_lives = [ranking.half_life_days.get(kind) for kind in KIND_CODES] + [None] * 32
         boosts = [1.0 + REINFORCED_BOOST * math.log1p(times) for times in range(64)]
@@ -463,6 +478,41 @@ class SearchIndex:
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked
+
+
+def bm25f(reader: Any, clauses: list[tuple[str, str]]) -> dict[int, float]:
+    """BM25F of every live document holding any of the (field, word) clauses, summed over them.
+
+    The formula and statistics of whoosh.scoring.BM25F (idf and average field length over the
+    whole index, deleted documents counted as Whoosh counts them), read straight from the
+    postings: Searcher.search would import ~15 ms of modules and make ~10 calls a posting.
+    """
+    count = reader.doc_count_all()
+    scores: dict[int, float] = {}
+    for field, text in clauses:
+        if (field, text) not in reader:
+            continue
+        idf = math.log(count / (reader.doc_frequency(field, text) + 1)) + 1
+        average = reader.field_length(field) / (count or 1) or 1
+        for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
+            if (field, text) in leaf:
+                for docnum, score in term_scores(leaf, field, text, idf, average):
+                    docnum += offset
+                    scores[docnum] = scores.get(docnum, 0.0) + score
+    return scores
+
+
+def term_scores(
+    reader: Any, field: str, text: str, idf: float, average: float
+) -> Iterator[tuple[int, float]]:
+    """BM25 of one word in each live document of one segment that holds it."""
+    length = reader.doc_field_length
+    matcher = reader.postings(field, text)  # skips deleted documents
+    while matcher.is_active():
+        docnum, frequency = matcher.id(), matcher.weight()
+        norm = BM25_K1 * ((1 - BM25_B) + BM25_B * length(docnum, field, 1) / average)
+        yield docnum, idf * ((frequency * (BM25_K1 + 1)) / (frequency + norm))
+        matcher.next()
 
 
 def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) -> None:

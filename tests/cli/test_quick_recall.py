@@ -10,9 +10,10 @@ import pytest
 from tests.cli.helpers import ok
 
 
-def test_a_plain_recall_loads_neither_typer_nor_dataclasses(vault, mem):
-    # Typer's app costs ~20 ms to build, dataclasses (with inspect) ~30 ms: recall runs before
-    # every agent launch, so neither may creep back onto its path.
+def test_a_plain_recall_loads_none_of_the_slow_modules(vault, mem):
+    # Typer's app costs ~20 ms to build, dataclasses (with inspect) ~30 ms, Whoosh's searcher
+    # with its query modules ~15 ms: recall runs before every agent launch, so none of them may
+    # creep back onto its path.
     ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions", "-a", "dev"))
     code = (
         "import sys\n"
@@ -22,7 +23,8 @@ def test_a_plain_recall_loads_neither_typer_nor_dataclasses(vault, mem):
         "    main()\n"
         "except SystemExit as stop:\n"
         "    assert stop.code == 0, stop.code\n"
-        "loaded = sorted({'typer', 'dataclasses', 'inspect'} & set(sys.modules))\n"
+        "heavy = {'typer', 'dataclasses', 'inspect', 'whoosh.searching', 'whoosh.query'}\n"
+        "loaded = sorted(heavy & set(sys.modules))\n"
         "sys.stderr.write(f'loaded: {loaded}')\n"
     )
     result = subprocess.run(

@@ -1,0 +1,120 @@
+"""search() scores from the postings itself: it must agree with Whoosh's own BM25F search."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from mem.index.search_index import BM25_B, BM25_K1, Filters, Ranking, SearchIndex, bm25f
+from mem.model import DEFAULT_HALF_LIFE_DAYS, Entry
+
+WORDS = [
+    "login",
+    "redirect",
+    "session",
+    "cookie",
+    "postgres",
+    "migration",
+    "timeout",
+    "flaky",
+    "test",
+    "docker",
+    "build",
+    "cache",
+    "bcrypt",
+    "hash",
+    "deploy",
+    "rollback",
+    "queue",
+    "worker",
+    "retry",
+    "index",
+    "schema",
+    "lock",
+]
+NOW = datetime(2026, 11, 23, tzinfo=UTC)
+
+
+def entries(rng: random.Random, path: str, agent: str, count: int) -> list[tuple[Entry, str]]:
+    made = []
+    for n in range(count):
+        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40)))
+        entry = Entry(
+            id=f"{path.replace('/', '-')}-{n:04d}",
+            agent=agent,
+            category="lessons",
+            kind="lesson",
+            date=NOW - timedelta(days=rng.randint(0, 400)),
+            tags=tuple(rng.sample(WORDS, rng.randint(0, 2))),
+            body=body,
+            header=(("kind", "lesson"), ("reinforced", str(rng.randint(0, 5)))),
+            scope=rng.choice(("agent", "agent", "private")),
+            path=path,
+        )
+        made.append((entry, f"{n}:{hash(body)}"))
+    return made
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
+    """An index of several segments, with deleted documents in the older ones."""
+    rng = random.Random(7)
+    index = SearchIndex(tmp_path_factory.mktemp("scoring") / "index")
+    first = entries(rng, "dev/lessons.md", "dev", 400)
+    index.rebuild(first, len(first), {})
+    for round_ in range(3):
+        path = f"qa{round_}/lessons.md"
+        index.update({path: entries(rng, path, f"qa{round_}", 150)}, {})
+        kept = [pair for pair in first if rng.random() > 0.2]  # the rest are deleted
+        index.update({"dev/lessons.md": kept}, {})
+        first = kept
+    return index
+
+
+def whoosh_scores(index: SearchIndex, clauses: list[tuple[str, str]]) -> dict[int, float]:
+    from whoosh.query import Or, Term
+    from whoosh.scoring import BM25F
+
+    with index.open().searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1)) as searcher:
+        results = searcher.search(Or([Term(field, text) for field, text in clauses]), limit=None)
+        return dict(results.items())
+
+
+def test_the_fixture_has_several_segments_and_deletions(index: SearchIndex):
+    reader = index.reader()
+    assert len(reader.leaf_readers()) > 1
+    assert reader.doc_count() < reader.doc_count_all()
+
+
+@pytest.mark.parametrize(
+    "clauses",
+    [
+        [("content", "login")],
+        [("content", "flaki"), ("content", "test")],
+        [("content", "postgr"), ("content", "migrat"), ("content", "timeout")],
+        [("content", "docker"), ("tags", "docker"), ("content", "cach"), ("tags", "cache")],
+        [("content", "nowher"), ("content", "bcrypt")],
+        [("content", "nowher")],
+    ],
+)
+def test_bm25f_scores_what_whoosh_scores(index: SearchIndex, clauses):
+    ours = bm25f(index.reader(), clauses)
+    theirs = whoosh_scores(index, clauses)
+    assert ours.keys() == theirs.keys()
+    for docnum, score in theirs.items():
+        assert ours[docnum] == pytest.approx(score, rel=1e-12)
+
+
+def test_search_ranks_by_those_scores_and_hides_what_it_must(index: SearchIndex):
+    ranking = Ranking(now=NOW, half_life_days=DEFAULT_HALF_LIFE_DAYS, decay=False)
+    found = index.search("flaky test", Filters(viewer="dev"), ranking, None)
+    scores = [score for _, score in found]
+    assert scores == sorted(scores, reverse=True) and len(found) > 50
+    assert all(entry.scope != "private" or entry.agent == "dev" for entry, _ in found)
+    theirs = whoosh_scores(index, [("content", "flaki"), ("content", "test")])
+    assert len(found) < len(theirs)  # the other agents' private entries are hidden
+    for entry, score in found:
+        assert {"flaky", "test"} & {*entry.body.split(), *entry.tags}
+        assert score > 0
