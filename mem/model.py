@@ -2,7 +2,7 @@
 
 Records are `NamedTuple`s rather than frozen dataclasses on purpose: `mem recall` runs before
 every agent launch, and importing `dataclasses` (which pulls in `inspect`) and building its
-classes cost about 30 ms of a ~150 ms start. `tests/cli/test_quick_recall.py` keeps it off that path.
+classes cost about 30 ms of a ~150 ms start. `tests/cli/test_quick.py` keeps it off that path.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The `mem` entry point: a plain `mem recall` skips the Typer app; everything else uses it."""
+"""The `mem` entry point: a plain `mem recall` or `mem search` skips the Typer app; everything
+else uses it."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import sys
 
 def main() -> None:
     arguments = sys.argv[1:]
-    if "recall" in arguments and "_MEM_COMPLETE" not in os.environ:
-        from mem.cli.quick_recall import run
+    if ("recall" in arguments or "search" in arguments) and "_MEM_COMPLETE" not in os.environ:
+        from mem.cli.quick import run
 
         code = run(arguments)
         if code is not None:

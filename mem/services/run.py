@@ -183,13 +183,15 @@ def stream(
     last_save = clock()
     with capture.open("ab") as kept:
         while chunk := os.read(process.stdout.fileno(), 65536):
+            # Kept before it is passed on: a SIGTERM sent by whoever just read it (the handler
+            # raises between any two steps) must not lose it from the checkpoint and the commit.
+            tail.feed(chunk)
+            kept.write(chunk)
             try:
                 out.write(chunk)
                 out.flush()
             except BrokenPipeError:
                 pass  # whoever reads our output left; keep capturing for the commit
-            kept.write(chunk)
-            tail.feed(chunk)
             if clock() - last_save >= CHECKPOINT_EVERY:
                 last_save = clock()
                 session.save_checkpoint(

@@ -8,7 +8,7 @@ import typer
 
 from mem.cli.errors import reports_errors
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-from mem.cli.quick_recall import answer
+from mem.cli.quick import recall_answer
 
 
 @reports_errors
@@ -37,4 +37,4 @@ def recall(
 
     Example: mem recall --agent dev --task "fix the login redirect"
     """
-    answer(lambda: settings_of(ctx, vault=vault, agent=agent), task, budget, fmt, as_json)
+    recall_answer(lambda: settings_of(ctx, vault=vault, agent=agent), task, budget, fmt, as_json)

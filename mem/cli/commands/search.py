@@ -6,9 +6,7 @@ from typing import Annotated
 
 import typer
 
-from mem.cli import render
 from mem.cli.errors import reports_errors
-from mem.cli.feedback import for_people
 from mem.cli.options import (
     AgentFilter,
     AllFlag,
@@ -20,7 +18,7 @@ from mem.cli.options import (
     VaultOption,
     settings_of,
 )
-from mem.services import search as search_service
+from mem.cli.quick import SEARCH_LIMIT, SearchFilters, search_answer
 
 
 @reports_errors
@@ -45,7 +43,7 @@ def search(
             "--exclude-agent", help="Leave out this agent (repeatable).", show_default=False
         ),
     ] = None,
-    limit: LimitOption = 10,
+    limit: LimitOption = SEARCH_LIMIT,
     show_all: AllFlag = False,
     no_decay: Annotated[
         bool, typer.Option("--no-decay", help="Rank by text alone, ignoring age.")
@@ -57,17 +55,19 @@ def search(
 
     Example: mem search "flaky test" --category lessons --limit 5
     """
-    request = search_service.Query(
-        text=query,
-        agent=agent,
-        category=category,
-        kind=kind,
-        tag=tag,
-        since=search_service.parse_since(since) if since else None,
-        exclude_agents=tuple(exclude_agent or ()),
-        include_superseded=show_all,
-        limit=limit,
-        decay=not no_decay,
+    search_answer(
+        lambda: settings_of(ctx, vault=vault),
+        query,
+        SearchFilters(
+            agent=agent,
+            category=category,
+            kind=kind,
+            tag=tag,
+            since=since,
+            exclude_agents=tuple(exclude_agent or ()),
+            limit=limit,
+            show_all=show_all,
+            no_decay=no_decay,
+        ),
+        as_json,
     )
-    hits = search_service.search(settings_of(ctx, vault=vault), request, feedback=for_people())
-    render.search_hits(hits, as_json)

@@ -1,0 +1,248 @@
+"""`mem recall` and `mem search` without Typer: the two commands people and agents run most.
+
+Importing Typer and building its app costs about 40 ms, a third of a search. This path reads the
+plain forms of these two commands' options (`--name VALUE`, `-n VALUE`, flags, the root `--vault`
+and `--agent` before the command) and answers exactly as the Typer commands do: they call the
+same `recall_answer` and `search_answer`. Anything else (help, `--opt=value`, `--`, a typo, a
+number that is not one) returns None, and the Typer app handles it, so usage errors and help stay
+in one place. `tests/cli/test_quick.py` runs both parsers on the same requests.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from mem.cli.failure import report_failure
+from mem.errors import ExitCode, MemError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from mem.config import Settings
+
+
+class Grammar(NamedTuple):
+    """The options of one command that the quick path reads, by the name it files them under."""
+
+    values: dict[str, str]  # options taking one value
+    flags: dict[str, str]  # options taking none
+    repeated: dict[str, str]  # options taking one value, any number of times
+    positional: str = ""  # the name of the one argument the command requires, if any
+    dashed: frozenset[str] = frozenset()  # names whose value may start with "-"
+    numbers: frozenset[str] = frozenset()  # names whose value must be a whole number ≥ 1
+
+
+ROOT = Grammar(
+    values={"--vault": "vault", "--agent": "agent", "-a": "agent"}, flags={}, repeated={}
+)
+COMMANDS = {
+    "recall": Grammar(
+        values={
+            "--task": "task",
+            "--budget": "budget",
+            "--format": "format",
+            "--agent": "agent",
+            "-a": "agent",
+            "--vault": "vault",
+        },
+        flags={"--json": "json"},
+        repeated={},
+        dashed=frozenset({"task"}),
+        numbers=frozenset({"budget"}),
+    ),
+    "search": Grammar(
+        values={
+            "--agent": "agent",
+            "-a": "agent",
+            "--category": "category",
+            "-c": "category",
+            "--kind": "kind",
+            "-k": "kind",
+            "--tag": "tag",
+            "-t": "tag",
+            "--since": "since",
+            "--limit": "limit",
+            "-n": "limit",
+            "--vault": "vault",
+        },
+        flags={"--all": "all", "--no-decay": "no_decay", "--json": "json"},
+        repeated={"--exclude-agent": "exclude_agent"},
+        positional="query",
+        numbers=frozenset({"limit"}),
+    ),
+}
+
+
+class Request(NamedTuple):
+    command: str
+    root: dict[str, str]
+    given: dict[str, str]
+    flags: frozenset[str]
+    repeated: dict[str, list[str]]
+
+
+def parse(argv: list[str]) -> Request | None:
+    """Split `[root options] COMMAND [options]`, or return None for anything not plain."""
+    words = iter(argv)
+    root = read_root(words)
+    if root is None:
+        return None
+    command, root_values = root
+    grammar = COMMANDS[command]
+    given: dict[str, str] = {}
+    flags: set[str] = set()
+    repeated: dict[str, list[str]] = {name: [] for name in grammar.repeated.values()}
+    for word in words:
+        if word in grammar.flags and grammar.flags[word] not in flags:
+            flags.add(grammar.flags[word])
+        elif word in grammar.values and grammar.values[word] not in given:
+            value = value_of(words, grammar, grammar.values[word])
+            if value is None:
+                return None
+            given[grammar.values[word]] = value
+        elif word in grammar.repeated:
+            value = value_of(words, grammar, grammar.repeated[word])
+            if value is None:
+                return None
+            repeated[grammar.repeated[word]].append(value)
+        elif grammar.positional and not word.startswith("-") and grammar.positional not in given:
+            given[grammar.positional] = word
+        else:
+            return None
+    if grammar.positional and grammar.positional not in given:
+        return None  # Typer says what is missing
+    for name in grammar.numbers & given.keys():
+        if not given[name].isdigit() or (name == "limit" and int(given[name]) < 1):
+            return None  # Typer says what is wrong with it
+    return Request(command, root_values, given, frozenset(flags), repeated)
+
+
+def read_root(words: Iterator[str]) -> tuple[str, dict[str, str]] | None:
+    """Read the root options up to the command's name."""
+    values: dict[str, str] = {}
+    for word in words:
+        if word in COMMANDS:
+            return word, values
+        if word not in ROOT.values or ROOT.values[word] in values:
+            return None
+        value = value_of(words, ROOT, ROOT.values[word])
+        if value is None:
+            return None
+        values[ROOT.values[word]] = value
+    return None
+
+
+def value_of(words: Iterator[str], grammar: Grammar, name: str) -> str | None:
+    value = next(words, None)
+    if value is None or (value.startswith("-") and name not in grammar.dashed):
+        return None
+    return value
+
+
+def run(argv: list[str]) -> int | None:
+    """Answer a plain `mem recall` or `mem search`; None when Typer should read the arguments."""
+    request = parse(argv)
+    if request is None:
+        return None
+    as_json = "json" in request.flags
+    try:
+        from pathlib import Path
+
+        from mem.config import load_settings
+
+        root, given = request.root, request.given
+        # A search's --agent is a filter: the agent it searches as is the root option's.
+        own = given if request.command == "recall" else {}
+
+        def settings() -> Settings:
+            return load_settings(
+                vault_flag=given.get("vault", root.get("vault")),
+                agent_flag=own.get("agent", root.get("agent")),
+                cwd=Path.cwd(),
+            )
+
+        if request.command == "recall":
+            budget = int(given["budget"]) if "budget" in given else None
+            recall_answer(
+                settings, given.get("task", ""), budget, given.get("format", "md"), as_json
+            )
+        else:
+            search_answer(
+                settings,
+                given["query"],
+                SearchFilters(
+                    agent=given.get("agent"),
+                    category=given.get("category"),
+                    kind=given.get("kind"),
+                    tag=given.get("tag"),
+                    since=given.get("since"),
+                    exclude_agents=tuple(request.repeated["exclude_agent"]),
+                    limit=int(given.get("limit", SEARCH_LIMIT)),
+                    show_all="all" in request.flags,
+                    no_decay="no_decay" in request.flags,
+                ),
+                as_json,
+            )
+    except MemError as exc:
+        report_failure(str(exc), exc.code, as_json)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        report_failure("interrupted", "interrupted", as_json)
+        return int(ExitCode.INTERRUPTED)
+    return 0
+
+
+def recall_answer(
+    settings: Callable[[], Settings], task: str, budget: int | None, fmt: str, as_json: bool
+) -> None:
+    """Recall and print the block: the body of `mem recall`, whichever parser read the flags.
+    The settings are resolved after the format is checked, as a usage error comes first."""
+    from mem.cli import render
+    from mem.cli.feedback import for_people
+    from mem.cli.input import clean_text
+    from mem.services import recall as recall_service
+
+    render.check_recall_format(fmt)
+    block = recall_service.recall(settings(), clean_text(task), budget, feedback=for_people())
+    render.recall_block(block, "json" if as_json else fmt)
+
+
+SEARCH_LIMIT = 10
+
+
+class SearchFilters(NamedTuple):
+    """`mem search`'s options as given, before they are checked."""
+
+    agent: str | None = None
+    category: str | None = None
+    kind: str | None = None
+    tag: str | None = None
+    since: str | None = None
+    exclude_agents: tuple[str, ...] = ()
+    limit: int = SEARCH_LIMIT
+    show_all: bool = False
+    no_decay: bool = False
+
+
+def search_answer(
+    settings: Callable[[], Settings], text: str, given: SearchFilters, as_json: bool
+) -> None:
+    """Search and print the hits: the body of `mem search`, whichever parser read the flags."""
+    from mem.cli import render
+    from mem.cli.feedback import for_people
+    from mem.services import search as search_service
+
+    request = search_service.Query(
+        text=text,
+        agent=given.agent,
+        category=given.category,
+        kind=given.kind,
+        tag=given.tag,
+        since=search_service.parse_since(given.since) if given.since else None,
+        exclude_agents=given.exclude_agents,
+        include_superseded=given.show_all,
+        limit=given.limit,
+        decay=not given.no_decay,
+    )
+    hits = search_service.search(settings(), request, feedback=for_people())
+    render.search_hits(hits, as_json)

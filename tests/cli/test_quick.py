@@ -1,0 +1,132 @@
+"""A plain `mem recall` or `mem search` skips the Typer app, and answers exactly as Typer does."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.cli.helpers import ok
+
+SLOW_MODULES = {"typer", "dataclasses", "inspect", "whoosh.searching", "whoosh.query"}
+
+
+@pytest.mark.parametrize(
+    "args", [["recall", "--task", "redis", "--json"], ["search", "redis", "--json"]]
+)
+def test_a_plain_recall_or_search_loads_none_of_the_slow_modules(vault, mem, args):
+    # Typer's app costs ~40 ms to import and build, dataclasses (with inspect) ~30 ms, Whoosh's
+    # searcher with its query modules ~15 ms: none of them may creep back onto these paths.
+    ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions", "-a", "dev"))
+    code = (
+        "import sys\n"
+        "from mem.cli.main import main\n"
+        f"sys.argv = ['mem', '--vault', {str(vault)!r}, *{args!r}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as stop:\n"
+        "    assert stop.code == 0, stop.code\n"
+        f"loaded = sorted({SLOW_MODULES!r} & set(sys.modules))\n"
+        "sys.stderr.write(f'loaded: {loaded}')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "redis pubsub" in result.stdout
+    assert result.stderr.endswith("loaded: []")
+
+
+CASES = [
+    ["recall", "--task", "redis cache"],
+    ["recall", "--task", "redis cache", "--json"],
+    ["recall", "--task", "redis cache", "--format", "claude-hook"],
+    ["recall", "--task", "redis cache", "--budget", "60", "--json"],
+    ["recall", "--agent", "qa", "--task", "redis cache"],
+    ["recall", "--task", "redis cache", "--format", "yaml"],
+    ["recall", "--task", "redis cache", "--budget", "10", "--json"],
+    ["recall", "--task", "redis cache", "--agent", "Bad Name"],
+    ["recall", "--task", "-leading dash"],
+    ["search", "redis"],
+    ["search", "redis cache", "--json"],
+    ["search", "--limit", "1", "redis"],
+    ["search", "redis", "-a", "qa", "-c", "lessons", "--json"],
+    ["search", "redis", "--kind", "decision", "--tag", "cache", "--since", "7d"],
+    ["search", "redis", "--exclude-agent", "qa", "--exclude-agent", "dev", "--json"],
+    ["search", "redis", "--all", "--no-decay", "-n", "3"],
+    ["search", "redis", "--category", "nope"],
+    ["search", "redis", "--since", "someday", "--json"],
+    ["search", "redis", "--agent", "Bad Name"],
+    ["search", "   ", "--json"],
+    ["--agent", "qa", "search", "redis"],
+    ["-a", "dev", "recall", "--task", "redis"],
+]
+
+
+@pytest.mark.parametrize("args", CASES, ids=" ".join)
+def test_the_quick_path_answers_as_the_typer_command_does(run_mem, vault, args):
+    run_mem("--vault", str(vault), "add", "Redis is the session cache.", "-c", "decisions")
+    run_mem(
+        "--vault",
+        str(vault),
+        "add",
+        "Flush redis after a schema change.",
+        "-c",
+        "lessons",
+        "-a",
+        "qa",
+    )
+    run_mem("--vault", str(vault), "search", "redis")  # builds the index: no notice below
+    quick = run_mem("--vault", str(vault), *args)
+    slow = run_mem(f"--vault={vault}", *args)  # a form the quick path leaves to Typer
+    assert quick.exit_code == slow.exit_code, (quick.stderr, slow.stderr)
+    assert steady(quick.stdout) == steady(slow.stdout)
+    assert quick.stderr == slow.stderr
+
+
+def steady(output: str) -> str:
+    """The output without search scores: they decay with the clock between the two runs."""
+    output = re.sub(r'"score": [-+.e0-9]+', '"score": …', output)
+    return re.sub(r"  \([-+.e0-9]+\)$", "  (…)", output, flags=re.MULTILINE)
+
+
+def test_the_quick_path_answered_those_requests_itself():
+    from mem.cli.quick import parse
+
+    for args in CASES:
+        assert parse(["--vault", "v", *args]) is not None, args
+    assert parse(["--vault=v", *CASES[0]]) is None
+
+
+def test_the_root_options_before_recall_are_honoured(run_mem, vault, tmp_path):
+    run_mem(
+        "--vault", str(vault), "add", "Chose Postgres for billing.", "-c", "decisions", "-a", "dev"
+    )
+    quick = run_mem(
+        "--vault", str(vault), "--agent", "dev", "recall", "--task", "billing", cwd=tmp_path
+    )
+    slow = run_mem(
+        "--vault", str(vault), "--agent", "dev", "recall", "--task=billing", cwd=tmp_path
+    )
+    assert quick.exit_code == slow.exit_code == 0
+    assert quick.stdout == slow.stdout and "Chose Postgres for billing." in quick.stdout
+
+
+def test_arguments_the_quick_path_does_not_know_go_to_typer(mem, vault):
+    assert mem("recall", "--help").stdout.startswith("Usage: mem recall")
+    result = mem("recall", "--budget", "lots")
+    assert result.exit_code == 2 and "Invalid value" in result.stderr
+    result = mem("recall", "--nope")
+    assert result.exit_code == 2 and "No such option" in result.stderr
+    assert mem("search", "--help").stdout.startswith("Usage: mem search")
+    for args, says in (
+        ([], "Missing argument"),
+        (["redis", "--limit", "0"], "Invalid value"),
+        (["redis", "cache"], "unexpected extra argument"),
+        (["redis", "--exclude-agent"], "requires an argument"),
+        (["redis", "--", "--json"], "unexpected extra argument"),
+    ):
+        result = mem("search", *args)
+        assert result.exit_code == 2 and says in result.stderr, (args, result.stderr)
