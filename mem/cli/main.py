@@ -1,5 +1,5 @@
-"""The `mem` entry point: a plain `mem recall` or `mem search` skips the Typer app; everything
-else uses it."""
+"""The `mem` entry point: `mem --help` and a plain `mem recall` or `mem search` skip the Typer
+app; everything else uses it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ import sys
 
 def main() -> None:
     arguments = sys.argv[1:]
+    if arguments in (["--help"], ["-h"]) and columns() >= 80:
+        from mem.cli.root_help import TEXT
+
+        sys.stdout.write(TEXT)
+        raise SystemExit(0)
     if ("recall" in arguments or "search" in arguments) and "_MEM_COMPLETE" not in os.environ:
         from mem.cli.quick import run
 
@@ -19,3 +24,17 @@ def main() -> None:
     from mem.cli.app import main as typer_main
 
     typer_main()
+
+
+def columns() -> int:
+    """The terminal's width as Click reads it (shutil.get_terminal_size, without importing it)."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (ValueError, OSError):  # not a terminal, or closed: Click falls back to 80 too
+        return 80

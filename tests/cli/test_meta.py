@@ -45,6 +45,37 @@ def test_the_top_level_help_lists_every_command_with_a_summary(run_mem):
     assert set(listed) == {name for name, _, _ in COMMANDS}
 
 
+TYPER_HELP = "import sys; sys.argv = ['mem', '--help']; from mem.cli.app import main; main()"
+
+
+def typer_help(width: str) -> str:
+    env = dict(os.environ, COLUMNS=width)
+    return subprocess.run(
+        [sys.executable, "-c", TYPER_HELP],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    ).stdout
+
+
+@pytest.mark.parametrize("width", ["80", "200"])
+def test_the_kept_top_level_help_is_what_typer_prints(run_mem, width):
+    # `mem --help` prints mem/cli/root_help.py without importing Typer; when a command's summary
+    # or a root option changes, `python -m mem.cli.root_help` brings it up to date.
+    typer = typer_help(width)
+    for flag in ("--help", "-h"):
+        kept = ok(run_mem(flag, env={"COLUMNS": width}))
+        assert kept.stdout == typer, "run `python -m mem.cli.root_help` to update it"
+        assert kept.stderr == ""
+
+
+def test_a_narrow_terminal_gets_the_help_typer_wraps_for_it(run_mem):
+    narrow = ok(run_mem("--help", env={"COLUMNS": "60"})).stdout
+    assert narrow == typer_help("60") and narrow != ok(run_mem("--help")).stdout
+
+
 @pytest.mark.parametrize("command", COMMAND_LINES, ids=" ".join)
 def test_every_command_is_in_the_readme(command):
     with open(README, encoding="utf-8") as handle:
