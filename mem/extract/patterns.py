@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
+RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 
 
 class Candidate(NamedTuple):
@@ -485,7 +486,7 @@ def looks_like_output(line: str) -> bool:
         return True
     # Inline code counts as one word, so prose full of `identifiers` still reads as prose.
     prose = INLINE_CODE.sub("code", stripped)
-    letters = sum(ch.isalpha() for ch in prose)
+    letters = sum(map(str.isalpha, prose))
     return letters < len(prose) * 0.5  # mostly symbols, paths, numbers
 
 
@@ -574,23 +575,29 @@ def extract(text: str) -> Iterator[Candidate]:
 
 
 def classify(sentence: str) -> Candidate | None:
-    """Match one sentence against the rules; narration about the agent's own steps is skipped."""
+    """Match one sentence against the rules; narration about the agent's own steps is skipped.
+
+    Rules read only the start of a long sentence, about what an extract keeps of it: a cue far
+    beyond that would not be in the extract, and a run-on line of log output (thousands of
+    characters with no sentence end) would cost every rule a scan of all of it.
+    """
     if sentence.rstrip().endswith(("?", ":")):
         return None  # a question to the person, or a line introducing what follows
+    probe = sentence[:RULE_WINDOW]
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
-    if NOTE_ABOUT_SELF.search(sentence):
+    if NOTE_ABOUT_SELF.search(probe):
         return None
     for pattern, category, kind in LEAD_INS:
-        if found := pattern.search(sentence):
-            if kind == "warning" and facts_rule(sentence[found.end() :].strip()):
+        if found := pattern.search(probe):
+            if kind == "warning" and facts_rule(probe[found.end() :].strip()):
                 return Candidate("facts", "convention", cap(sentence))  # "Heads-up: X lives in Y"
             return Candidate(category, kind, cap(sentence))
-    if NARRATION.search(sentence) and not DECIDED_IN_PASSING.search(sentence):
+    if NARRATION.search(probe) and not DECIDED_IN_PASSING.search(probe):
         return None
-    if GENERAL.search(sentence) and not SPECIFIC.search(sentence):
+    if GENERAL.search(probe) and not SPECIFIC.search(probe):
         return None
     for category, kind, pattern in RULES:
-        if pattern.search(sentence):
+        if pattern.search(probe):
             text = sentence
             if category == "tasks":
                 text = re.sub(

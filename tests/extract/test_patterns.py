@@ -65,3 +65,11 @@ def test_a_long_extract_is_cut_at_a_sentence_end():
     sentence = "We decided to use Postgres because " + "it is boring and well known. " * 20
     ((category, text),) = found(sentence)
     assert category == "decisions" and len(text) <= MAX_CHARS and text.endswith(".")
+
+
+def test_rules_read_the_start_of_a_run_on_line_not_all_of_it():
+    # A cue the extract could not hold does not make a run-on line of output memory.
+    filler = " ".join(["step", "output", "value", "line"] * 60)  # ~1,200 characters, no full stop
+    ((category, text),) = found(f"We decided to cap retries at three because {filler}")
+    assert category == "decisions" and text.startswith("We decided to cap retries")
+    assert found(f"{filler} but we decided to use Postgres for billing") == []
