@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from mem.config import Settings
+    from mem.services.search import Query
 
 
 class Grammar(NamedTuple):
@@ -167,22 +168,20 @@ def run(argv: list[str]) -> int | None:
                 settings, given.get("task", ""), budget, given.get("format", "md"), as_json
             )
         else:
-            search_answer(
-                settings,
-                given["query"],
-                SearchFilters(
-                    agent=given.get("agent"),
-                    category=given.get("category"),
-                    kind=given.get("kind"),
-                    tag=given.get("tag"),
-                    since=given.get("since"),
-                    exclude_agents=tuple(request.repeated["exclude_agent"]),
-                    limit=int(given.get("limit", SEARCH_LIMIT)),
-                    show_all="all" in request.flags,
-                    no_decay="no_decay" in request.flags,
-                ),
-                as_json,
+            from mem.services.search import Query
+
+            query = Query(
+                text=given["query"],
+                agent=given.get("agent"),
+                category=given.get("category"),
+                kind=given.get("kind"),
+                tag=given.get("tag"),
+                exclude_agents=tuple(request.repeated["exclude_agent"]),
+                include_superseded="all" in request.flags,
+                limit=int(given.get("limit", SEARCH_LIMIT)),
+                decay="no_decay" not in request.flags,
             )
+            search_answer(settings, query, given.get("since"), as_json)
     except MemError as exc:
         report_failure(str(exc), exc.code, as_json)
         return int(exc.exit_code)
@@ -210,39 +209,16 @@ def recall_answer(
 SEARCH_LIMIT = 10
 
 
-class SearchFilters(NamedTuple):
-    """`mem search`'s options as given, before they are checked."""
-
-    agent: str | None = None
-    category: str | None = None
-    kind: str | None = None
-    tag: str | None = None
-    since: str | None = None
-    exclude_agents: tuple[str, ...] = ()
-    limit: int = SEARCH_LIMIT
-    show_all: bool = False
-    no_decay: bool = False
-
-
 def search_answer(
-    settings: Callable[[], Settings], text: str, given: SearchFilters, as_json: bool
+    settings: Callable[[], Settings], request: Query, since: str | None, as_json: bool
 ) -> None:
-    """Search and print the hits: the body of `mem search`, whichever parser read the flags."""
+    """Search and print the hits: the body of `mem search`, whichever parser read the flags.
+    `--since` is read here, before the settings, as Typer's command always did."""
     from mem.cli import render
     from mem.cli.feedback import for_people
     from mem.services import search as search_service
 
-    request = search_service.Query(
-        text=text,
-        agent=given.agent,
-        category=given.category,
-        kind=given.kind,
-        tag=given.tag,
-        since=search_service.parse_since(given.since) if given.since else None,
-        exclude_agents=given.exclude_agents,
-        include_superseded=given.show_all,
-        limit=given.limit,
-        decay=not given.no_decay,
-    )
+    if since:
+        request = request._replace(since=search_service.parse_since(since))
     hits = search_service.search(settings(), request, feedback=for_people())
     render.search_hits(hits, as_json)

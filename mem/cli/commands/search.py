@@ -18,7 +18,8 @@ from mem.cli.options import (
     VaultOption,
     settings_of,
 )
-from mem.cli.quick import SEARCH_LIMIT, SearchFilters, search_answer
+from mem.cli.quick import SEARCH_LIMIT, search_answer
+from mem.services import search as search_service
 
 
 @reports_errors
@@ -55,19 +56,15 @@ def search(
 
     Example: mem search "flaky test" --category lessons --limit 5
     """
-    search_answer(
-        lambda: settings_of(ctx, vault=vault),
-        query,
-        SearchFilters(
-            agent=agent,
-            category=category,
-            kind=kind,
-            tag=tag,
-            since=since,
-            exclude_agents=tuple(exclude_agent or ()),
-            limit=limit,
-            show_all=show_all,
-            no_decay=no_decay,
-        ),
-        as_json,
+    request = search_service.Query(
+        text=query,
+        agent=agent,
+        category=category,
+        kind=kind,
+        tag=tag,
+        exclude_agents=tuple(exclude_agent or ()),
+        include_superseded=show_all,
+        limit=limit,
+        decay=not no_decay,
     )
+    search_answer(lambda: settings_of(ctx, vault=vault), request, since, as_json)
