@@ -28,13 +28,16 @@ class Grammar(NamedTuple):
     values: dict[str, str]  # options taking one value
     flags: dict[str, str]  # options taking none
     repeated: dict[str, str]  # options taking one value, any number of times
+    numbers: dict[str, int]  # names whose value is a whole number, and the least Typer takes
     positional: str = ""  # the name of the one argument the command requires, if any
     dashed: frozenset[str] = frozenset()  # names whose value may start with "-"
-    numbers: frozenset[str] = frozenset()  # names whose value must be a whole number ≥ 1
 
 
 ROOT = Grammar(
-    values={"--vault": "vault", "--agent": "agent", "-a": "agent"}, flags={}, repeated={}
+    values={"--vault": "vault", "--agent": "agent", "-a": "agent"},
+    flags={},
+    repeated={},
+    numbers={},
 )
 COMMANDS = {
     "recall": Grammar(
@@ -49,7 +52,7 @@ COMMANDS = {
         flags={"--json": "json"},
         repeated={},
         dashed=frozenset({"task"}),
-        numbers=frozenset({"budget"}),
+        numbers={"budget": 0},
     ),
     "search": Grammar(
         values={
@@ -69,7 +72,7 @@ COMMANDS = {
         flags={"--all": "all", "--no-decay": "no_decay", "--json": "json"},
         repeated={"--exclude-agent": "exclude_agent"},
         positional="query",
-        numbers=frozenset({"limit"}),
+        numbers={"limit": 1},
     ),
 }
 
@@ -112,8 +115,9 @@ def parse(argv: list[str]) -> Request | None:
             return None
     if grammar.positional and grammar.positional not in given:
         return None  # Typer says what is missing
-    for name in grammar.numbers & given.keys():
-        if not given[name].isdigit() or (name == "limit" and int(given[name]) < 1):
+    for name, least in grammar.numbers.items():
+        value = given.get(name, str(least))
+        if not (value.isascii() and value.isdigit()) or int(value) < least:
             return None  # Typer says what is wrong with it
     return Request(command, root_values, given, frozenset(flags), repeated)
 

@@ -47,6 +47,7 @@ CASES = [
     ["recall", "--agent", "qa", "--task", "redis cache"],
     ["recall", "--task", "redis cache", "--format", "yaml"],
     ["recall", "--task", "redis cache", "--budget", "10", "--json"],
+    ["recall", "--task", "redis cache", "--budget", "0"],
     ["recall", "--task", "redis cache", "--agent", "Bad Name"],
     ["recall", "--task", "-leading dash"],
     ["search", "redis"],
@@ -120,10 +121,13 @@ def test_arguments_the_quick_path_does_not_know_go_to_typer(mem, vault):
     assert result.exit_code == 2 and "Invalid value" in result.stderr
     result = mem("recall", "--nope")
     assert result.exit_code == 2 and "No such option" in result.stderr
+    result = mem("recall", "--budget", "²")  # a digit to str.isdigit, not to int()
+    assert result.exit_code == 2 and "Invalid value" in result.stderr
     assert mem("search", "--help").stdout.startswith("Usage: mem search")
     for args, says in (
         ([], "Missing argument"),
         (["redis", "--limit", "0"], "Invalid value"),
+        (["redis", "-n", "³"], "Invalid value"),
         (["redis", "cache"], "unexpected extra argument"),
         (["redis", "--exclude-agent"], "requires an argument"),
         (["redis", "--", "--json"], "unexpected extra argument"),
