@@ -9,6 +9,8 @@ from typing import NamedTuple
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
+WORD_CHAR = re.compile(r"\w")
+LAST_WORD = re.compile(r"\w+\Z")
 
 
 class Candidate(NamedTuple):
@@ -584,6 +586,8 @@ def classify(sentence: str) -> Candidate | None:
     if sentence.rstrip().endswith(("?", ":")):
         return None  # a question to the person, or a line introducing what follows
     probe = sentence[:RULE_WINDOW]
+    if WORD_CHAR.match(sentence, RULE_WINDOW):
+        probe = LAST_WORD.sub("", probe)  # not half a word: "use" of "useful" is no cue
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
     if NOTE_ABOUT_SELF.search(probe):
         return None

@@ -17,7 +17,7 @@ from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
 
-SCHEMA_VERSION = 9  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 10  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
@@ -29,6 +29,7 @@ SECONDS_PER_DAY = 86400.0
 KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
 UNKNOWN_KIND = 31
 REINFORCED_MAX = 16383
+ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
 Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text, to skip unchanged ones
@@ -122,7 +123,7 @@ def to_document(entry: Entry, fingerprint: str) -> dict[str, Any]:
 
 def rank_key(entry: Entry) -> int:
     """Pack date, reinforcement, kind and "does not decay" into one integer column value."""
-    seconds = max(0, int(entry.date.timestamp()))
+    seconds = int(entry.date.timestamp())  # signed: the column is too, and >> keeps the sign
     reinforced = min(entry.reinforced, REINFORCED_MAX)
     kind = KIND_CODES.index(entry.kind) if entry.kind in KIND_CODES else UNKNOWN_KIND
     steady = int(entry.is_open_task or entry.is_pinned)
@@ -380,14 +381,15 @@ class SearchIndex:
         if limit is not None:
             cut = keys[ordered[min(limit, len(ordered)) - 1]]
             ordered = [d for d in ordered if keys[d] >= cut]  # the first `limit`, with ties
-        # Dates keep minutes only; ids sort by the second they were made, so they break ties.
-        found = sorted(
-            ((keys[d], to_entry(reader.stored_fields(d))) for d in ordered),
-            key=lambda pair: (pair[0], pair[1].id),
-            reverse=True,
-        )
-        entries = [entry for _, entry in found]
-        return entries[:limit]
+        # Dates keep minutes only; ids start with the second they were made, so they break ties,
+        # and then the document number: documents are added bottom of the file first, and mem
+        # writes at the top, so of two entries made in the same second the later one is higher.
+        rows = []
+        for docnum in ordered:
+            entry = to_entry(reader.stored_fields(docnum))
+            rows.append(((*keys[docnum], entry.id[:ID_SECONDS], docnum), entry))
+        rows.sort(key=lambda row: row[0], reverse=True)
+        return [entry for _, entry in rows[:limit]]
 
     def ids_with_prefix(self, prefix: str) -> list[Entry]:
         """Return the entries whose id starts with `prefix`."""
@@ -429,6 +431,8 @@ class SearchIndex:
         allowed = sets[0].intersection(*sets[1:]) if sets else None
         if filters.since is not None:  # rare (mem search --since): read dates from the column
             reader = self.reader()
+            if not reader.doc_count_all():
+                return frozenset()  # an index without segments has no columns to read
             since = int(filters.since.timestamp())
             packed = reader.column_reader("rank", translate=False)
             candidates = reader.all_doc_ids() if allowed is None else allowed
@@ -525,7 +529,7 @@ def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) 
     for docnum in searcher.docs_for_query(Term("path", path)):
         stored = searcher.stored_fields(docnum)
         indexed.setdefault((stored["id"], stored.get("digest", "")), []).append(docnum)
-    for entry, fingerprint in entries:
+    for entry, fingerprint in reversed(entries):  # bottom first: see top()
         unchanged = indexed.get((entry.id, fingerprint))
         if unchanged:
             unchanged.pop()

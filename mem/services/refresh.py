@@ -161,7 +161,7 @@ def rebuild(
     for ref in refs:
         stamp_before = os.stat(vault / ref.path)
         entries, digest = indexable(vault, ref)
-        everything.extend(entries)
+        everything.extend(reversed(entries))  # bottom first, as updates add them: see top()
         stamps[ref.path] = stamp_from(stamp_before, digest)
     if damaged:
         feedback.notice(

@@ -82,14 +82,9 @@ def write_handoff(
     body, redactions = redact(body)
     moment = now or datetime.now(UTC)
     header: list[tuple[str, str]] = [("kind", "handoff"), ("source", "handoff")]
+    known = layout.agents(vault)
     if target != agent:
         header.append(("from", agent))
-        known = layout.agents(vault)
-        if target not in known:  # a new teammate, or a typo: say so while it is easy to undo
-            feedback.notice(
-                f"{target} is a new agent: created {target}/"
-                + (f" (agents so far: {', '.join(known)})" if known else "")
-            )
     entry = write_entry(
         vault,
         layout.file_ref(target, "handoffs"),
@@ -99,6 +94,11 @@ def write_handoff(
         body,
         tuple(header),
     )
+    if target != agent and target not in known:  # a new teammate, or a typo: say so now
+        feedback.notice(
+            f"{target} is a new agent: created {target}/"
+            + (f" (agents so far: {', '.join(known)})" if known else "")
+        )
     state.clear_checkpoint(vault, agent)  # the handoff says where things stand now
     return entry, redactions
 

@@ -83,3 +83,44 @@ def test_list_sees_a_file_edited_behind_its_back(mem, vault):
     path = vault / "qa" / "tasks.md"
     path.write_text(path.read_text().replace("id:task-done", "id:task-renamed"))
     assert ids(mem("list", "-a", "qa", "--json")) == ["task-open", "task-renamed"]
+
+
+def test_entries_made_in_the_same_second_list_as_the_file_has_them(mem, vault):
+    # mem writes at the top, so within one second the higher entry is the later one; the random
+    # end of an id says nothing about which came first.
+    same = "2026-11-23T08:57Z"
+    path = write_category_file(
+        vault,
+        "dev/facts.md",
+        "dev",
+        "facts",
+        entry_block("20261123-085716-aaaaaa", same, "Third, written last"),
+        entry_block("20261123-085716-zzzzzz", same, "Second"),
+        entry_block("20261123-085716-mmmmmm", same, "First"),
+    )
+    expected = ["20261123-085716-aaaaaa", "20261123-085716-zzzzzz", "20261123-085716-mmmmmm"]
+    assert ids(mem("list", "--json")) == expected  # a fresh index
+    text = path.read_text()
+    head, body = text.split("\n\n", 1)
+    path.write_text(f"{head}\n\n{entry_block('20261123-085716-bbbbbb', same, 'Fourth')}{body}")
+    assert ids(mem("list", "--json")) == ["20261123-085716-bbbbbb", *expected]  # updated
+
+
+def test_entries_from_before_1970_keep_their_order_and_their_date(mem, vault):
+    write_category_file(
+        vault,
+        "dev/facts.md",
+        "dev",
+        "facts",
+        entry_block("f-2020", "2020-01-01T00:00Z", "Zebra crossing rules, 2020"),
+        entry_block("f-1965", "1965-01-01T00:00Z", "Zebra crossing rules, 1965"),
+        entry_block("f-1950", "1950-01-01T00:00Z", "Zebra crossing rules, 1950"),
+    )
+    assert ids(mem("list", "--json")) == ["f-2020", "f-1965", "f-1950"]
+    found = data(mem("search", "zebra", "--since", "1960-01-01", "--json"))["hits"]
+    assert {hit["id"] for hit in found} == {"f-2020", "f-1965"}
+
+
+def test_since_on_a_vault_with_no_entries_finds_nothing(mem, vault):
+    result = ok(mem("search", "zebra", "--since", "7d"))
+    assert result.stdout == "" and messages(result.stderr) == ["no matches"]

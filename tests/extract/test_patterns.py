@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mem.extract.patterns import MAX_CHARS, extract
+from mem.extract.patterns import MAX_CHARS, RULE_WINDOW, extract
 
 
 def found(text: str) -> list[tuple[str, str]]:
@@ -73,3 +73,12 @@ def test_rules_read_the_start_of_a_run_on_line_not_all_of_it():
     ((category, text),) = found(f"We decided to cap retries at three because {filler}")
     assert category == "decisions" and text.startswith("We decided to cap retries")
     assert found(f"{filler} but we decided to use Postgres for billing") == []
+
+
+def test_a_word_cut_by_the_rules_window_is_not_read_as_a_cue():
+    cue = "and we will use"
+    filler = "the team met and talked about the plan for a while " * 20
+    head = filler[: RULE_WINDOW - len(cue) - 1] + " " + cue
+    assert len(head) == RULE_WINDOW
+    assert found(head + "fully worded notes for the record") == []  # "usefully", not "use"
+    assert found(head + " Postgres for billing")[0][0] == "decisions"
