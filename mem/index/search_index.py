@@ -158,7 +158,7 @@ class SearchIndex:
         self._index: FileIndex | None = None
         self._reader: Any = None  # one reader per process: opening one costs ~7 ms
         self._searcher: Any = None
-        self._masks: dict[tuple[Any, ...], Any] = {}  # hidden docnums, per kind of viewer
+        self._masks: dict[tuple[Any, ...], frozenset[int]] = {}  # hidden docnums, per viewer
         self._term_docs: dict[tuple[str, str], frozenset[int]] = {}  # filter terms' docnums
 
     # --- manifest -------------------------------------------------------------------------
@@ -439,7 +439,7 @@ class SearchIndex:
             allowed = frozenset(d for d in candidates if packed[d] >> 20 >= since)
         return allowed
 
-    def _mask(self, filters: Filters) -> Any:
+    def _mask(self, filters: Filters) -> frozenset[int]:
         # What is hidden is rare (superseded entries, other agents' private ones): mask it. The
         # hidden set is worked out once per process and kind of viewer: recall asks many times.
         key = (
@@ -459,7 +459,7 @@ class SearchIndex:
             private = self._docs("scope", "private")
             if filters.viewer:
                 private -= self._docs("visible_to", filters.viewer)
-            self._masks[key] = set(hidden | private)  # a set: browse hands it to Whoosh
+            self._masks[key] = hidden | private
         return self._masks[key]
 
     def _rank(
