@@ -8,22 +8,36 @@ import sys
 
 
 def main() -> None:
-    arguments = sys.argv[1:]
-    if arguments in (["--help"], ["-h"]) and columns() >= 80:
-        from mem.cli.root_help import TEXT
-
-        sys.stdout.write(TEXT)
-        raise SystemExit(0)
-    if ("recall" in arguments or "search" in arguments) and "_MEM_COMPLETE" not in os.environ:
-        from mem.cli.quick import run
-
-        code = run(arguments)
-        if code is not None:
-            sys.stdout.flush()
-            raise SystemExit(code)
+    code = quick(sys.argv[1:])
+    if code is not None:
+        raise SystemExit(code)
     from mem.cli.app import main as typer_main
 
     typer_main()
+
+
+def quick(arguments: list[str]) -> int | None:
+    """Answer without Typer when the arguments allow; None when Typer should answer."""
+    try:
+        if arguments in (["--help"], ["-h"]) and columns() >= 80:
+            from mem.cli.root_help import TEXT
+
+            sys.stdout.write(TEXT)
+            sys.stdout.flush()
+            return 0
+        if ("recall" in arguments or "search" in arguments) and "_MEM_COMPLETE" not in os.environ:
+            from mem.cli.quick import run
+
+            code = run(arguments)
+            if code is not None:
+                sys.stdout.flush()
+            return code
+    except BrokenPipeError:
+        # Whoever read the output left (`mem search … | head -1`): stop quietly with 1, as Click
+        # does for every other command, and keep Python from failing again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return None
 
 
 def columns() -> int:

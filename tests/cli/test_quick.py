@@ -134,3 +134,24 @@ def test_arguments_the_quick_path_does_not_know_go_to_typer(mem, vault):
     ):
         result = mem("search", *args)
         assert result.exit_code == 2 and says in result.stderr, (args, result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["recall", "--task", "redis"], ["search", "redis"], ["list"]],
+    ids=" ".join,
+)
+def test_a_reader_that_leaves_early_gets_no_traceback(vault, mem, args):
+    # `mem search … | head -1`: the quick paths stop as quietly as Click stops the others.
+    ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions"))
+    with subprocess.Popen(
+        [sys.executable, "-m", "mem", "--vault", str(vault), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # before mem can write: every write it makes meets a closed pipe
+        stderr = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    assert code == 1, stderr
+    assert "Traceback" not in stderr
