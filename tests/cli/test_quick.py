@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -145,9 +146,10 @@ def test_a_reader_that_leaves_early_gets_no_traceback(vault, mem, args):
     # `mem search … | head -1`: the quick paths stop as quietly as Click stops the others.
     ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions"))
     with subprocess.Popen(
-        [sys.executable, "-m", "mem", "--vault", str(vault), *args],
+        [sys.executable, "-m", "mem", *args],  # the vault from MEM_VAULT: `mem --help` stays bare
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        env={**os.environ, "MEM_VAULT": str(vault)},
     ) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.close()  # before mem can write: every write it makes meets a closed pipe
