@@ -157,7 +157,6 @@ class SearchIndex:
         self.version = f"{SCHEMA_VERSION}/{parser_version}/{','.join(KIND_CODES)}"
         self._index: FileIndex | None = None
         self._reader: Any = None  # one reader per process: opening one costs ~7 ms
-        self._searcher: Any = None
         self._masks: dict[tuple[Any, ...], frozenset[int]] = {}  # hidden docnums, per viewer
         self._term_docs: dict[tuple[str, str], frozenset[int]] = {}  # filter terms' docnums
 
@@ -198,22 +197,12 @@ class SearchIndex:
             self._index = open_dir(str(self.folder))
         return self._index
 
-    def searcher(self) -> Any:
-        """Return this process's searcher of the index as it was when first asked."""
-        if self._searcher is None:
-            from whoosh.scoring import BM25F
-            from whoosh.searching import Searcher
-
-            # Over the same reader: browse and id lookups see what search and top() see.
-            self._searcher = Searcher(self.reader(), weighting=BM25F(B=BM25_B, K1=BM25_K1))
-        return self._searcher
-
     def reader(self) -> Any:
         """Return this process's reader of the index as it was when first asked.
 
-        search() and top() read postings and columns straight from it: Searcher.search would
-        import whoosh.searching, whoosh.query (and its stemming tables), highlighting and
-        collectors (~15 ms) and score through ~10 method calls per posting.
+        Every lookup reads postings and columns straight from it: Searcher.search would import
+        whoosh.searching, whoosh.query (and its stemming tables), highlighting and collectors
+        (~15 ms) and score through ~10 method calls per posting.
         """
         if self._reader is None:
             self._reader = self.open().reader()
@@ -223,12 +212,9 @@ class SearchIndex:
         self._forget()
 
     def _forget(self) -> None:
-        # After a write the open searcher shows the old segments: drop it and reopen later.
-        if self._searcher is not None:
-            self._searcher.close()  # closes the reader too
-        elif self._reader is not None:
+        # After a write the open reader shows the old segments: drop it and reopen later.
+        if self._reader is not None:
             self._reader.close()
-        self._searcher = None
         self._reader = None
         self._index = None
         self._masks.clear()
@@ -392,12 +378,13 @@ class SearchIndex:
         return [entry for _, entry in rows[:limit]]
 
     def ids_with_prefix(self, prefix: str) -> list[Entry]:
-        """Return the entries whose id starts with `prefix`."""
-        from whoosh.query import Prefix
-
-        searcher = self.searcher()
-        results = searcher.search(Prefix("id", prefix), limit=None)
-        return [to_entry(hit.fields()) for hit in results]
+        """Return the entries whose id starts with `prefix`, in index order."""
+        reader = self.reader()
+        if not reader.doc_count_all():
+            return []  # an index without segments has no terms to expand
+        ids = [term.decode("utf-8") for term in reader.expand_prefix("id", prefix)]
+        docs = sorted(docnum for entry_id in ids for docnum in self._docs("id", entry_id))
+        return [to_entry(reader.stored_fields(docnum)) for docnum in docs]
 
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
