@@ -25,6 +25,19 @@ sys.exit(3)
 """
 
 
+def start_run(
+    vault: Path, agent: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`mem run -a dev -- python AGENT` as a real process, its output piped back to the test."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "mem", "--vault", str(vault), "run", "-a", "dev", "--"]
+        + [sys.executable, agent],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+
+
 def script(tmp_path: Path, name: str, text: str) -> str:
     path = tmp_path / name
     path.write_text(text)
@@ -113,24 +126,7 @@ def test_ctrl_c_stops_the_command_and_leaves_an_interrupted_checkpoint(vault, tm
         "print('started', flush=True)\n"
         "time.sleep(60)\n",
     )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mem",
-            "--vault",
-            str(vault),
-            "run",
-            "-a",
-            "dev",
-            "--",
-            sys.executable,
-            slow,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    process = start_run(vault, slow, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None
     assert process.stdout.readline() == b"started\n"
     time.sleep(0.2)
@@ -180,23 +176,7 @@ def test_sigterm_stops_the_command_and_leaves_an_interrupted_checkpoint(vault, t
     sleeper = script(
         tmp_path, "sleeper.py", "import time\nprint('working', flush=True)\ntime.sleep(60)\n"
     )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mem",
-            "--vault",
-            str(vault),
-            "run",
-            "-a",
-            "dev",
-            "--",
-            sys.executable,
-            sleeper,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_run(vault, sleeper)
     assert process.stdout is not None
     assert process.stdout.readline() == b"working\n"
     process.send_signal(signal.SIGTERM)
