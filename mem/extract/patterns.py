@@ -1,4 +1,9 @@
-"""Find what is worth keeping in agent prose: decisions, lessons, facts and tasks, by rule."""
+"""Find what is worth keeping in agent prose: decisions, lessons, facts and tasks, by rule.
+
+The cue words live in `mem.extract.cues`, one table per language. This module reads structure:
+paragraphs, list items (kept whole across hard wraps), headings and lines that introduce what
+follows ("The workaround was to:"), each of which can file the items under it.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,12 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from mem.extract.cues import Compiled, compiled
+
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
+LONG_PROMPT_CHARS = 1200  # a prompt this long was pasted: instructions, not a person's words
 WORD_CHAR = re.compile(r"\w")
 LAST_WORD = re.compile(r"\w+\Z")
 
@@ -22,424 +30,24 @@ class Candidate(NamedTuple):
     is_next_step: bool = False  # a task listed under "Next steps" rather than left unfinished
 
 
-def words(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(patterns), re.IGNORECASE)
+class Unit(NamedTuple):
+    """A piece of prose the rules judge on its own: a heading, a list item, or a sentence."""
+
+    text: str  # a bullet keeps its marker, so the caller can tell "- [ ]" from "- [x]"
+    kind: str  # heading | title | bullet | sentence
+    indent: int  # a list item's nesting; -1 outside lists
+    block: int  # units of one paragraph, or of one unbroken list, share a block
+    in_bullet: bool = False  # a later sentence of a list item
 
 
-# Each rule: (category, kind, pattern). The first rule that matches a sentence wins.
-RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    (
-        "tasks",
-        "task",
-        words(
-            r"^(?:TODO|FIXME|Follow[- ]up|Pendente|A fazer)\b\s*[:\-]",
-            r"^\[ \]\s",
-            r"^next\s+steps?\s*:\s*\S",
-            r"^(?:still\s+(?:need|needs|have)\s+to|remaining\s*:|left\s+to\s+do\s*:)",
-            r"^(?:ainda\s+)?falta(?:m)?\s+(?:\w+r\b|fazer\b)",
-            r"^pr[oó]ximo\s+passo\s*:\s*\S",
-            r"\b(?:still|ainda)\s+(?:\S+\s+){0,3}(?:needs?|should|must|has\s+to|have\s+to"
-            r"|precisa(?:m)?|deve(?:m)?)\b",
-            r"\b(?:needs?|precisa(?:m)?)\s+(?:to\s+be|ser)\s+\w+",
-            r"\bfalta(?:m)?\s+\w+r\b|\bfica\s+pendente\b",
-            r"\bshould\s+(?:probably\s+)?(?:get|go|run|move|switch)\b",
-            r"\b(?:still|ainda)\s+(?:uses?|usa(?:m)?|roda(?:m)?|runs?|holds?|calls?)\b",
-            r"^(?:o|a|os|as|the)\s+[^,;:]{0,60}?\b(?:still|ainda)\s+(?:doesn't|does\s+not|isn't|is\s+not"
-            r"|n[aã]o)\s+\w+(?<!do)\b",
-        ),
-    ),
-    (
-        "decisions",
-        "decision",
-        words(
-            r"^(?:decision|decisão|decisao)\s*:",
-            r"\b(?:we|i|team|they)\s+(?:have\s+)?(?:decided|chose|opted|settled|picked|agreed)\b",
-            r"\bdecided\s+(?:to\s+(?:use|keep|go|switch|move|adopt|drop|replace|store|stay)|on"
-            r"|against)\b",
-            r"\b(?:chose|choosing|picked|prefer(?:red)?)\s+\S+(?:\s+\S+){0,3}\s+over\s+\S",
-            r"^(?:chose|picked|switched|opted|adopted|standardi[sz]ed\s+on)\b",
-            r"^(?:kept|pinned|made|replaced|moved|dropped|used|split|wrapped|preferred|"
-            r"troquei|recriei|tirei|preferi|mantive|usei|fixei|movi|substitu[ií])\b.*\b(?:so\s+that|"
-            r"so|because|instead\s+of|rather\s+than|since|to\s+avoid|to\s+keep|porque|pra|para|"
-            r"no\s+lugar|em\s+vez)\b",
-            r"\b(?:went|going|go)\s+with\b",
-            r"\b(?:stayed|stuck|staying|sticking)\s+with\b",
-            r"\b(?:use|used|using|chose|kept|went\s+with|prefer(?:red)?|opted\s+for|picked)\b"
-            r".*\b(?:rather\s+than|in\s+favou?r\s+of)\b",
-            r"^(?:i|we)\s+(?:kept|made|switched|replaced|moved|pinned|preferred|used)\b.*\b(?:instead"
-            r"|rather|so|because|over|since)\b",
-            r"^(?:kept|preferi(?:mos)?|mantive(?:mos)?)\b",
-            r"^(?:i|we)\s+\w+ed\b.*\brather\s+than\b",
-            r"^going\s+forward\b|\bdaqui\s+(?:pra|para)\s+frente\b",
-            r"^(?:we(?:'re|\s+are)|i'm|i\s+am)\s+\w+ing\b.*\b(?:rather\s+than|instead\s+of)\b",
-            r"^(?:\w+ed|made|kept|went|chose|built|wrote|set|put|left)\b.*\b(?:instead\s+of|rather\s+than)\b",
-            r"\b(?:a\s+escolha|a\s+decis[aã]o)\s+foi\b|\bthe\s+(?:choice|decision)\s+(?:was|is)\b",
-            r"^replaced\b.*\bwith\b",
-            r"^(?:trocamos|troquei|substitu[ií]mos|substitu[ií]|migramos|migrei)\b",
-            r"\bwe\s+kept\b.*\b(?:because|since|as)\b",
-            r"\b(?:em\s+vez\s+de|ao\s+inv[eé]s\s+de|no\s+lugar\s+de)\b",
-            r"\b(?:ficamos|fiquei|mantivemos|mantive)\s+com\b",
-            r"\bsettled\s+on\b",
-            r"\bopted\s+(?:for|to)\b",
-            r"\b(?:we|i)(?:'ll|\s+will)\s+use\b",
-            r"(?:^|\b(?:we|i|to|will|'ll)\s+)use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
-            r"\bswitch(?:ed|ing)\s+(?:from\s+\S+(?:\s+\S+){0,3}\s+)?to\b",
-            r"\binstead\s+of\b.*\bbecause\b",
-            r"\b(?:decidimos|decidi|escolhemos|escolhi|optamos|optei|adotamos|ficou\s+decidido)\b",
-            r"\bvamos\s+(?:usar|manter|adotar|trocar|seguir)\b",
-            r"\b(?:usaremos|manteremos|adotaremos)\b",
-        ),
-    ),
-    (
-        "facts",
-        "convention",
-        words(
-            r"^(?:always|never|sempre|nunca)\b",
-            r"\byou\s+(?:said|told\s+me|mentioned|asked)\b.*\b(?:want|prefer|like|always|never)\b",
-            r"^we\s+(?:use|profile|deploy|test|build|write|run|ship|keep|pin|store)\b",
-            r"^per\s+(?:the\s+)?(?:repo|project|team)(?:'s)?\b|\baccording\s+to\s+(?:the\s+)?"
-            r"(?:contributing|readme|style\s+guide)\b",
-            r"\bn[aã]o\s+devem?\s+ser\b|\bmust\s+not\s+be\b|\bshould\s+never\b",
-            r"\bseguem?\s+o\s+(?:estilo|padr[aã]o)\b|\bfollows?\s+the\s+\w+\s+style\b",
-            r"\b(?:this|este|esse)\s+(?:project|projeto|codebase|repo(?:sitory)?|reposit[oó]rio)"
-            r"\s+(?:uses|usa)\b",
-            r"^(?:every|all|each|tod[oa]s?)\s+\S+(?:\s+\S+){0,3}\s+(?:in\s+this|here|aqui|neste|"
-            r"nesta|must|should|precisa|deve|passa|goes|go|exposes?|uses?|usa)\b",
-        ),
-    ),
-    (
-        "lessons",
-        "warning",
-        words(
-            r"^(?:warning|careful|beware|cuidado|atenção|atencao|aviso)\s*[:!]",
-            r"\b(?:watch out|be careful|never\s+\w+\s+without|do not forget|don't forget)\b",
-        ),
-    ),
-    (
-        "lessons",
-        "lesson",
-        words(
-            r"^(?:lesson(?:s)?(?: learned)?|gotcha|note|important|caveat|li[cç][aã]o|nota"
-            r"|importante)\s*:",
-            r"\b(?:root\s+cause|the\s+(?:real\s+)?(?:problem|issue|bug|culprit)\s+(?:was|is))\b",
-            r"\bturn(?:s|ed)\s+out\b",
-            r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised)\b",
-            r"\bthe\s+fix\s+(?:was|is)\b",
-            r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
-            r"\bcame\s+from\b|\bstem(?:s|med)?\s+from\b",
-            # "The NaNs come from …" names a cause; "That is where it comes from" explains one.
-            r"^(?!(?:those|these|that|this|it|they|which)\b)(?:(?!\bwhere\b).)*\bcomes?\s+from\b",
-            r"\bdid\s+nothing\b|\bhad\s+no\s+effect\b|\bn[aã]o\s+fazia\s+nada\b",
-            r"\bo\s+culpado\s+(?:era|foi)\b|\bthe\s+culprit\b",
-            r"\b(?:isn't|is\s+not|wasn't|was\s+not)\s+enough\b|\bn[aã]o\s+basta\b",
-            r"\bthe\s+(?:hot\s*spot|bottleneck|slow\s+part)\s+(?:was|is)\b",
-            r"\bme\s+pegou\b|\b(?:bit|tripped(?:\s+up)?)\s+(?:me|us)\b",
-            r"\b\w+(?:avam?|iam?)\b.*\bporque\b",
-            r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|stuck|dropped|jumped|looked|lost|"
-            r"leaked|timed\s+out|duplicated|n[aã]o\s+\w+(?:ava|ia)m?|nunca\s+\w+(?:ava|ia)m?|travava|"
-            r"sumiam?|custava)\b.*\b(?:because|porque|since|as\s+soon\s+as|when)\b",
-            r"\b(?:same|the\s+real)\s+cause\b|\bcaused\b",
-            r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
-            r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
-            r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
-            r"\b(?:vinham?|veio|vieram)\s+d[oae]s?\b|\bpor\s+causa\s+d[oae]s?\b",
-            r"^the\s+(?:\S+\s+){0,4}(?:failure|crash|error|bug|jitter|mismatch|flak(?:e|iness)|hang|leak"
-            r"|slowdown|timeout|regression|outage)\s+(?:was|came|happened|is)\b",
-            r"\bnever\s+\w+ed\b.*\b(?:because|since)\b",
-            r"\b(?:era|foi)\s+causad[oa]\b|\bo\s+motivo\s+(?:era|foi|é)\b",
-            r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|hangs?)\b.*\b(?:because|since)\b",
-            r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
-            r"^it\s+was\s+(?:the|a|an)\b",
-            r"\b(?:was|were)\s+(?:\S+\s+){0,3}because\b",
-            r"^(?:the|a|an|our|this|that|its?)\s+(?:\S+\s+){0,6}?\w{3,}ed\b[^;]*\bbecause\b",
-            r"\b(?:aprendemos|aprendi|descobrimos|descobri|percebemos)\b",
-            r"\b(?:a\s+causa(?:\s+raiz)?|o\s+problema|o\s+bug|o\s+erro)\s+(?:era|foi|é|estava)\b",
-            r"\b(?:falhava|falha|quebrava|quebra|travava)\b.*\bporque\b",
-            r"\bs[oó]\s+acontece\b|\bacontece\s+s[oó]\b",
-            r"\bna\s+verdade\b.*\b(?:era|é)\b",
-        ),
-    ),
-    (
-        "facts",
-        "preference",
-        words(
-            r"\b(?:the\s+)?user\s+(?:prefers|wants|likes|asked\s+(?:for|that|to)|dislikes)\b",
-            r"\b(?:i|we|you)\s+prefer\b",
-            r"^you\s+(?:want|wanted|prefer|like|asked(?:\s+me)?\s+to|asked\s+for)\b",
-            r"\b(?:o\s+usuário|o\s+usuario|a\s+usuária|o\s+cliente)\s+(?:prefere|quer|gosta)\b",
-            r"\bprefiro\b|\bpreferimos\b",
-        ),
-    ),
-    (
-        "facts",
-        "convention",
-        words(
-            r"\b(?:this|the)\s+(?:codebase|project|repo(?:sitory)?|team)\s+(?:uses|follows|keeps"
-            r"|prefers|requires|expects|has|pins)\b",
-            r"\bconvention\b",
-            r"^(?:always|never)\s+\w+",
-            r"\b(?:make\s+sure\s+(?:to\s+)?|should\s+|must\s+)(?:always|never)\s+\w+",
-            r"\bwe\s+(?:always|never)\b",
-            r"\b(?:here|in\s+this\s+(?:repo|project|codebase|app)|our|aqui|neste|nesta|nosso|nossa)\b"
-            r".*\b(?:always|never|sempre|nunca)\b",
-            r"\b(?:always|never|sempre|nunca)\b.*\b(?:here|in\s+this\s+(?:repo|project|codebase|app)"
-            r"|aqui|neste|nesta)\b",
-            r"\b(?:here|aqui)\s+(?:always|never|sempre|nunca)\b",
-            r"^(?:remember|don't\s+forget)\s+to\b",
-            r"^(?:reminder|convention|rule|policy|lembrete|regra|norma)\s*:",
-            r"\bmake\s+sure\s+(?:to|that|you)\b",
-            r"\bin\s+this\s+(?:repo(?:sitory)?|project|codebase|cluster|firmware|team|monorepo)\b"
-            r"|\b(?:neste|nesse)\s+(?:repo(?:sit[oó]rio)?|projeto|cluster|firmware|time|monorepo)\b",
-            r"\b(?:must|should)\s+always\b",
-            r"\b(?:o\s+projeto|este\s+projeto|o\s+repositório|o\s+time|a\s+equipe)\s+"
-            r"(?:usa|segue|utiliza|exige)\b",
-            r"\bconven[cç][aã]o\b",
-            r"^(?:sempre|nunca)\s+\w+",
-            r"\b(?:sempre|nunca)\s+(?:rode|rodar|use|usar|faça|fazer|execute|executar|commite"
-            r"|edite)\b",
-            r"\b(?:e|mas)\s+nunca\b|\b(?:é|são)\s+sempre\b",
-            r"\bcertifique-se\b|^lembre(?:-se)?\s+de\b|\bn[aã]o\s+esque[cç]a\s+de\b",
-        ),
-    ),
-    (
-        "facts",
-        "pattern",
-        words(
-            r"\bthe\s+pattern\s+(?:is|here)\b",
-            r"\bfollows?\s+the\s+\w+(?:\s+\w+)?\s+pattern\b",
-            r"\b(?:lives|live|are\s+kept|is\s+kept|are\s+stored|is\s+stored)\s+in\s+`",
-        ),
-    ),
-)
+Filing = tuple[str, str]  # (category, kind); ("", "") files nothing; NEXT_STEP marks next steps
+NEXT_STEP: Filing = ("tasks", "next")
 
-# What a person states in a prompt that is worth keeping: how they want things done.
-USER_FACTS = words(
-    r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
-    r"^(?:keep|stick\s+with|use)\b|\bi\s+always\b|\bwe(?:'re|\s+are)\s+not\s+moving\b",
-    r"\b(?:i|we)\s+(?:want|need|like|prefer|would\s+like|'d\s+like)\b(?!\s+you\b)",
-    r"\bwe\s+(?:don't|do\s+not|never|always|only|target|use|keep|ship)\b",
-    r"\b(?:keep|leave)\s+(?:all|every|the)\b",
-    r"\bthat's\s+how\b|\bthe\s+rest\s+of\s+the\s+(?:app|code|codebase)\b",
-    r"\b(?:n[aã]o\s+(?:mexe|mexa|use|usa|mude|troque)|prefiro|quero|queremos|usamos|"
-    r"mantenha|sempre|nunca)\b",
-)
-
-# Sentences about what the agent is doing right now, not what it learned or decided.
-NARRATION = words(
-    r"^(?:let me|let's|i'll|i will|i'm going to|i am going to|now i|next,? i|first,? i|"
-    r"i need to|i should|i can|i'm|i am|okay|ok|great|perfect|done|sure|vou|deixe-me|agora vou)\b",
-    r"\b(?:decided|decidi)\s+to\s+(?:look|check|start|read|run|try|first|explore|investigate|"
-    r"open|see|begin|search|inspect|review)\b",
-    r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
-    r"|ler|rodar|abrir|procurar|confirmar|testar|medir|reproduzir)\b",
-    r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
-    r"\b(?:a\s+tarefa\s+est[aá]\s+conclu[ií]da|the\s+task\s+is\s+(?:done|complete))\b",
-    r"\b(?:wants|asked|needs)\s+me\s+to\b|\bquer\s+que\s+eu\b",
-    r"\b(?:unless\s+you|a\s+n[aã]o\s+ser\s+que\s+voc[eê]|se\s+voc[eê])\b",
-    r"\b(?:could\s+also|you\s+could|you\s+might|voc[eê]\s+poderia|daria\s+para|d[aá]\s+para"
-    r"|alternatively|one\s+option|another\s+option|if\s+you\s+(?:want|prefer|'d\s+rather))\b",
-    r"\b(?:until|at[eé])\s+(?:you|voc[eê])\s+(?:reply|answer|respond|confirm|responder|confirmar)\b",
-    r"\bdecided\s+to\s+(?:re-?run|wait|pause|ask)\b",
-    r"\b(?:mudou|mudaram|changed|touched)\s+(?:só|only)\b",
-    r"\b(?:for\s+now|for\s+this\s+run|temporarily|por\s+enquanto|por\s+ora|nesta\s+execução)\b",
-)
-# How a library or tool behaves in general, as an explanation would put it: true, but documentation,
-# not memory of this project. Kept only when the sentence is anchored here (SPECIFIC).
-GENERAL = words(
-    r"\bby\s+default\b|\bdefaults?\s+to\b|\bpor\s+padr[aã]o\b",
-    r"^note\s+that\b|^(?:observe|repare|note)\s+que\b",
-    r"\b(?:o|a)\s+(?:certo|ideal|correto|recomendado)\s+(?:é|seria)\b"
-    r"|\bthe\s+(?:right|correct|ideal|idiomatic|recommended|usual)\s+(?:way|thing|approach|fix)\b",
-    r"^(?:in\s+general|generally|typically|usually|em\s+geral|geralmente|normalmente)\b",
-    r"\ba\s+common\s+(?:pattern|approach|mistake|fix)\b|\bum\s+padr[aã]o\s+comum\b",
-    r"\b(?:most\s+people|many\s+people|quase\s+todo\s+mundo|muita\s+gente)\b",
-    r"\b(?:standard|textbook|well-known|classic)\s+(?:pattern|behaviou?r|approach|problem)\b|^background\b",
-)
-SPECIFIC = words(
-    r"\b(?:we|i|our|us|here|this\s+(?:repo|project|codebase|app|service|team)|nós|nosso|nossa"
-    r"|aqui|neste|nesta|eu|este\s+projeto)\b",
-    r"\b(?:was|were|had|did|broke|failed|crashed|turned|caused|happened|started|stopped|changed"
-    r"|foi|era|eram|tinha|fiz|fizemos|\w{3,}avam?)\b",
-)
-# A note about the agent's own run ("Note: I only ran the unit tests"): a label, but not memory.
-NOTE_ABOUT_SELF = words(
-    r"^(?:note|nota|important|importante|obs\.?)\s*:\s*(?:i\b|i'|i’|running|we're|eu\b|vou)",
-    r"^(?:nota|importante|obs\.?)\s*:\s*(?:eu\s+)?(?:(?:só|não|nao)\s+)?\w+(?:ei|i)\b",
-)
-# "I'll use X instead of Y" opens like narration but records a choice.
-DECIDED_IN_PASSING = words(
-    r"^(?:i'll|i will|we'll|we will|i'm|we're|i am|we are)\s+(?:use|using|keep|keeping|switch"
-    r"|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than)\b",
-    r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
-)
-BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])")
-
-
-def sentences(text: str) -> list[str]:
-    """Split prose at sentence ends, never inside `inline code` (`XCLAIM ... JUSTID`)."""
-    spans = [(m.start(), m.end()) for m in re.finditer(r"`[^`\n]*`", text)]
-    cuts = [
-        m
-        for m in SENTENCE_END.finditer(text)
-        if not any(start < m.start() < end for start, end in spans)
-    ]
-    parts, last = [], 0
-    for m in cuts:
-        parts.append(text[last : m.start()])
-        last = m.end()
-    parts.append(text[last:])
-    return parts
-
-
-def section(*names: str) -> re.Pattern[str]:
-    """A heading (or a short `Title:` line) naming a section of a summary."""
-    return re.compile(
-        r"^(?:#+\s*)?\**\s*(?:" + "|".join(names) + r")(?:\s*\([^)]*\))?\s*\**\s*:?\s*\**$",
-        re.IGNORECASE,
-    )
-
-
-# What the bullets and sentences under a heading are, when the heading says so.
-SECTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (
-        section(
-            r"follow[- ]ups?",
-            r"todo",
-            r"to[- ]do",
-            r"pending",
-            r"not\s+done(?:\s+yet)?",
-            r"left\s+for\s+later",
-            r"open\s+items",
-            r"pend[eê]ncias",
-            r"pendente",
-            r"a\s+fazer",
-            r"fica\s+pendente",
-            r"ainda\s+n[aã]o\s+feito",
-            r"later",
-            r"future\s+work",
-            r"still\s+open",
-            r"open\s+questions?",
-            r"out\s+of\s+scope",
-            r"remaining\s+work",
-            r"next\s+pr",
-        ),
-        "tasks",
-        "task",
-    ),
-    (
-        section(
-            r"why",
-            r"root\s+cause",
-            r"cause",
-            r"what\s+went\s+wrong",
-            r"what\s+was\s+wrong",
-            r"diagnosis",
-            r"findings",
-            r"por\s+qu[eê]",
-            r"causa(?:\s+raiz)?",
-            r"o\s+que\s+(?:estava|deu)\s+errado",
-            r"diagn[oó]stico",
-        ),
-        "lessons",
-        "lesson",
-    ),
-    (
-        section(
-            r"known\s+issues",
-            r"caveats?",
-            r"gotchas?",
-            r"heads[- ]up",
-            r"warnings?",
-            r"limitations?",
-            r"risks?",
-            r"problemas\s+conhecidos",
-            r"limita[cç][oõ]es",
-            r"riscos?",
-            r"aten[cç][aã]o",
-        ),
-        "lessons",
-        "warning",
-    ),
-    (
-        section(r"(?:design\s+)?decisions?", r"approach", r"decis[oõ]es", r"abordagem"),
-        "decisions",
-        "decision",
-    ),
-    (
-        section(
-            r"conventions?",
-            r"preferences?",
-            r"notes?\s+for\s+next\s+time",
-            r"conven[cç][oõ]es",
-            r"prefer[eê]ncias",
-        ),
-        "facts",
-        "convention",
-    ),
-)
-# A lead-in that files the rest of its sentence.
-LEAD_INS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (
-        words(
-            r"^(?:also\s+|still\s+|tamb[eé]m\s+)?(?:still\s+open|still\s+to\s+(?:do|look\s+at|check|fix)"
-            r"|falta(?:m)?\s*:|not\s+(?:done|touched|tested|handled|fixed)|left\s+for\s+later|left\s+open"
-            r"|pending"
-            r"|follow[- ]up|fica\s+pendente|"
-            r"pendente|ainda\s+n[aã]o)\b\s*:?",
-            r"\bfic(?:ou|a)\s+(?:pendente|faltando)\b",
-            r"^n[aã]o\s+(?:fiz|testei|implementei|cheguei|tratei|validei)\b",
-            r"^n[aã]o\s+(?:mexi|toquei)\b.*\bainda\b",
-            r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|start|fix|test|handle|implement)"
-            r"\w*\b(?!\s+(?:anything|nothing))",
-            r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:touch|change|update|look)\w*\b.*\byet\b",
-            r"\b(?:haven't|have\s+not|not\s+yet)\s+started\b",
-        ),
-        "tasks",
-        "task",
-    ),
-    (
-        words(r"^(?:change|decision|approach|solution|mudan[cç]a|decis[aã]o|solu[cç][aã]o)\s*:"),
-        "decisions",
-        "decision",
-    ),
-    (
-        words(
-            r"^(?:heads[- ]up|fyi|caveat|known\s+issue)\s*:",
-            r"^(?:cuidado|careful|watch\s+out|beware)\b[^:]{0,30}:",
-        ),
-        "lessons",
-        "warning",
-    ),
-    (
-        words(
-            r"^(?:gotcha|lesson|caveat|detalhe|pegadinha|observa[cç][aã]o|obs)\b[^:]{0,30}:",
-        ),
-        "lessons",
-        "lesson",
-    ),
-    (
-        words(r"^(?:for\s+the\s+record|keep\s+in\s+mind\s+that|para\s+registro)\b"),
-        "facts",
-        "fact",
-    ),
-    (
-        words(
-            r"^(?:cause|causa|motivo)\s*:",
-            r"^(?:why|por\s+qu[eê])\b[^:]{0,40}:",
-            r"^what\s+(?:was\s+\w+|went\s+wrong|broke|happened)\s*:",
-            r"^o\s+que\s+(?:estava\s+\w+|deu\s+errado|quebrou|aconteceu)\s*:",
-        ),
-        "lessons",
-        "lesson",
-    ),
-)
-
-NEXT_STEPS = words(
-    r"^(?:#+\s*)?\**\s*(?:next\s+steps?|remaining(?:\s+work)?|still\s+to\s+do|unfinished|"
-    r"follow[- ]ups?|pr[oó]ximos\s+passos|pend[eê]ncias|falta(?:m)?(?:\s+fazer)?)\s*\**\s*:?\s*\**$"
-)
-
+BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
+# Leading status markers: emoji, `[OK]`, `[ERRO]`, `✅`, a checkmark: not words.
+MARKER = re.compile(r"^(?:[^\w\s#*_`'\"(\[<>/.~-]+\s*|\[[A-Z_]{2,12}\]\s*)+")
+LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
+SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 STACK_FRAME = re.compile(r"^at\s+[\w$.<>]+\s*\(.*\)$|^at\s+\S+:\d+")
 # Source code outside a fence: declarations, box-drawn repo maps, statement endings.
@@ -447,9 +55,47 @@ CODE_LINE = re.compile(
     r"^(?:export|import|from\s+\S+\s+import|def|class|function|async\s+(?:function|def)|const|let"
     r"|var|return|public|private|protected|fn|func|package|#include|using)\b[^.!?]*$"
     r"|^@(?:param|returns?|throws|type|typedef|example|see)\b"
-    r"|[│┃├└]|[;{]\s*$"
+    r"|[│┃├└╭╰┌└]|[;{]\s*$"
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
+OUTPUT_STARTS = (
+    "$ ",
+    ">>> ",
+    "+++ ",
+    "--- ",
+    "@@",
+    "diff --git",
+    "Traceback (",
+    'File "',
+    "E  ",
+    "|",
+    "```",
+    "~~~",
+    "#!",
+    "==",
+    "PASS",
+    "FAIL",
+    "ok ",
+    "not ok",
+    "<",
+)
+
+
+def sentences(text: str, cues: Compiled | None = None) -> list[str]:
+    """Split prose at sentence ends, never inside `inline code` (`XCLAIM ... JUSTID`)."""
+    cues = cues or compiled()
+    spans = [(m.start(), m.end()) for m in INLINE_CODE.finditer(text)]
+    cuts = [
+        m
+        for m in cues.sentence_end.finditer(text)
+        if not any(start < m.start() < end for start, end in spans)
+    ]
+    parts, last = [], 0
+    for m in cuts:
+        parts.append(text[last : m.start()])
+        last = m.end()
+    parts.append(text[last:])
+    return [part for part in parts if part.strip()]
 
 
 def looks_like_output(line: str) -> bool:
@@ -459,28 +105,7 @@ def looks_like_output(line: str) -> bool:
         return False
     if line.startswith(("    ", "\t")) and not BULLET.match(line):
         return True  # indented code or a traceback frame
-    if stripped.startswith(
-        (
-            "$ ",
-            ">>> ",
-            "+++ ",
-            "--- ",
-            "@@",
-            "diff --git",
-            "Traceback (",
-            'File "',
-            "E  ",
-            "|",
-            "```",
-            "~~~",
-            "#!",
-            "==",
-            "PASS",
-            "FAIL",
-            "ok ",
-            "not ok",
-        )
-    ):
+    if stripped.startswith(OUTPUT_STARTS):
         return True
     if re.match(r"^[+-](?![-+\s]*$)\S", stripped) and not BULLET.match(line):
         return True  # a diff line
@@ -492,29 +117,57 @@ def looks_like_output(line: str) -> bool:
     return letters < len(prose) * 0.5  # mostly symbols, paths, numbers
 
 
-HEADING_MARK = "\x00"  # prefixes a heading among the units prose_units yields
-
-
 def is_title_line(line: str) -> bool:
     """A short line that names what follows: `**Why:**`, `Known issues:`, `**What was wrong**`."""
-    bare = line.strip("*_ ")
+    bare = MARKER.sub("", line).strip("*_ ")
     if len(bare) > 40 or len(bare.split()) > 5:
         return False
-    return bare.endswith(":") or (line.startswith(("**", "__")) and line.endswith(("**", "__")))
+    return bare.endswith((":", "：")) or (
+        line.startswith(("**", "__")) and line.endswith(("**", "__"))
+    )
 
 
-def prose_units(text: str) -> Iterator[tuple[str, bool]]:
-    """Yield (unit, is_bullet) for the prose of a message: paragraphs' sentences and list items,
-    skipping code fences, tool output and headings."""
+def prose_units(text: str) -> Iterator[Unit]:
+    """Yield the units of a message's prose, skipping code fences, tool output and system text.
+
+    A list item is one unit across hard-wrapped lines; a line that opens with a label
+    (`TODO:`, `Fix:`) is a unit of its own and never swallows the line after it.
+    """
+    cues = compiled()
+    if "<system-reminder>" in text:
+        text = SYSTEM_REMINDER.sub("", text)
     in_fence = False
+    block = 0
     paragraph: list[str] = []
+    bullet: list[str] = []  # the lines of the list item being read
+    bullet_indent = -1
+    label_open = False  # the paragraph is a label line: the next unindented line is not its tail
+    in_list = False
 
-    def flush() -> Iterator[tuple[str, bool]]:
+    def flush() -> Iterator[Unit]:
+        nonlocal block, bullet_indent, label_open
+        if bullet:
+            joined = " ".join(part.strip() for part in bullet)
+            bullet.clear()
+            marker = BULLET.match(joined)
+            assert marker is not None
+            first, *rest = sentences(joined[marker.end() :].strip(), cues) or [""]
+            yield Unit(joined[: marker.end()] + first, "bullet", bullet_indent, block)
+            for sentence in rest:
+                yield Unit(sentence, "sentence", bullet_indent, block, True)
         if paragraph:
             joined = " ".join(part.strip() for part in paragraph)
             paragraph.clear()
-            for sentence in sentences(joined):
-                yield sentence, False
+            block += 1
+            for sentence in sentences(joined, cues):
+                yield Unit(sentence, "sentence", -1, block)
+        label_open = False
+
+    def end_list() -> None:
+        nonlocal in_list, block
+        if in_list:
+            in_list = False
+            block += 1
 
     for line in text.splitlines():
         stripped = line.strip()
@@ -522,39 +175,88 @@ def prose_units(text: str) -> Iterator[tuple[str, bool]]:
             yield from flush()
             in_fence = not in_fence
             continue
-        if in_fence or not stripped or looks_like_output(line):
+        if in_fence or not stripped:
+            yield from flush()
+            continue
+        marker = BULLET.match(line)
+        if looks_like_output(line) and not marker:
             yield from flush()
             continue
         if stripped.startswith("#") or is_title_line(stripped):
             yield from flush()
-            yield HEADING_MARK + stripped.lstrip("#").strip(), False
+            end_list()
+            kind = "heading" if stripped.startswith(("#", "**", "__")) else "title"
+            block += 1
+            yield Unit(stripped.lstrip("#").strip(), kind, -1, block)
             continue
-        if BULLET.match(line):
+        if marker:
             yield from flush()
-            # A bullet may hold several sentences; each is judged on its own.
-            marker = BULLET.match(line)
-            assert marker is not None
-            first, *rest = sentences(line[marker.end() :].strip())
-            yield line[: marker.end()] + first, True
-            for sentence in rest:
-                yield sentence, False
+            if not in_list:
+                block += 1
+                in_list = True
+            bullet.append(line)
+            bullet_indent = len(line) - len(line.lstrip())
             continue
+        is_label = bool(LABEL_LINE.match(stripped))
+        indented = line[:1].isspace()
+        if bullet and (indented or not is_label):
+            bullet.append(line)  # a hard-wrapped list item goes on
+            continue
+        if paragraph and (is_label or (label_open and not indented)):
+            yield from flush()
+        if not paragraph:
+            end_list()
         paragraph.append(line)
+        label_open = label_open or is_label
     yield from flush()
 
 
-def extract(text: str) -> Iterator[Candidate]:
-    """Yield the candidates in one message's prose."""
-    in_next_steps = False
-    filed: tuple[str, str] | None = None  # the category a section heading gives what follows
-    for unit, is_bullet in prose_units(text):
-        if unit.startswith(HEADING_MARK):
-            heading = clean(unit[1:])
-            in_next_steps = bool(NEXT_STEPS.match(heading))
-            filed = next(((c, k) for p, c, k in SECTIONS if p.match(heading)), None)
+def filing_of(title: str, cues: Compiled) -> Filing | None:
+    """What a heading or an introducing line says about the items under it."""
+    bare = clean(MARKER.sub("", title)).strip()
+    if cues.next_steps.match(bare):
+        return NEXT_STEP
+    for pattern, _, category, kind in cues.sections:
+        if pattern.match(bare):
+            return category, kind
+    for pattern, _, category, kind in cues.introducers:
+        if pattern.search(bare):
+            return category, kind
+    return None
+
+
+def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
+    """Yield the candidates in one message's prose.
+
+    `default` files the sentences no rule claims (the answer to "what went wrong?" is a lesson).
+    """
+    cues = compiled()
+    section: Filing | None = None  # from the last heading, until the next one
+    introduced: list[tuple[int, int, Filing]] = []  # (block, indent, filing) from "…:" lines
+    for unit in prose_units(text):
+        if unit.kind in ("heading", "title"):
+            filing = filing_of(unit.text, cues)
+            if unit.kind == "heading":
+                section, introduced = filing, []
+            elif filing is not None:
+                introduced = [(unit.block + 1, -1, filing)]
             continue
-        bullet = BULLET.match(unit) if is_bullet else None
-        body = clean(unit[bullet.end() :] if bullet else unit)
+        # An introduction reaches the block that follows it, or the items nested under it.
+        introduced = [
+            (block, indent, filing)
+            for block, indent, filing in introduced
+            if block == unit.block and (indent < unit.indent or (indent == -1))
+        ]
+        bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
+        body = clean(MARKER.sub("", unit.text[bullet.end() :] if bullet else unit.text))
+        if body.endswith((":", "：")):
+            filing = filing_of(body, cues)
+            if filing is not None:
+                if unit.kind == "bullet":
+                    introduced.append((unit.block, unit.indent, filing))
+                else:
+                    introduced.append((unit.block + 1, -1, filing))
+            continue
         if len(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
@@ -562,45 +264,61 @@ def extract(text: str) -> Iterator[Candidate]:
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
-        if in_next_steps:
-            yield Candidate("tasks", "task", cap(body), is_next_step=True)
+        filing = introduced[-1][2] if introduced else section
+        found = classify(body, cues)
+        if filing == NEXT_STEP:
+            if found is not None and found.category == "facts":
+                yield found
+            elif not is_narration(body, cues):
+                yield Candidate("tasks", "task", cap(body), is_next_step=True)
             continue
-        found = classify(body)
         if (
             found is None
-            and filed is not None
-            and not (NARRATION.search(body) or NOTE_ABOUT_SELF.search(body))
+            and filing is None
+            and default is not None
+            and unit.kind == "sentence"
+            and not unit.in_bullet
+            and len(body) >= 2 * MIN_CHARS
         ):
-            found = Candidate(filed[0], filed[1], cap(body))
+            filing = default
+        if found is None and filing is not None and filing[0] and not is_narration(body, cues):
+            found = Candidate(filing[0], filing[1], cap(body))
         if found is not None:
             yield found
 
 
-def classify(sentence: str) -> Candidate | None:
+def is_narration(body: str, cues: Compiled) -> bool:
+    return bool(
+        cues.narration.search(body) or cues.note_about_self.search(body) or body.endswith("?")
+    )
+
+
+def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
     """Match one sentence against the rules; narration about the agent's own steps is skipped.
 
     Rules read only the start of a long sentence, about what an extract keeps of it: a cue far
     beyond that would not be in the extract, and a run-on line of log output (thousands of
     characters with no sentence end) would cost every rule a scan of all of it.
     """
-    if sentence.rstrip().endswith(("?", ":")):
+    cues = cues or compiled()
+    if sentence.rstrip().endswith(("?", ":", "？", "：")):
         return None  # a question to the person, or a line introducing what follows
     probe = sentence[:RULE_WINDOW]
     if WORD_CHAR.match(sentence, RULE_WINDOW):
         probe = LAST_WORD.sub("", probe)  # not half a word: "use" of "useful" is no cue
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
-    if NOTE_ABOUT_SELF.search(probe):
+    if cues.note_about_self.search(probe):
         return None
-    for pattern, category, kind in LEAD_INS:
+    for pattern, slot, category, kind in cues.lead_ins:
         if found := pattern.search(probe):
-            if kind == "warning" and facts_rule(probe[found.end() :].strip()):
+            if slot == "warning" and facts_rule(probe[found.end() :].strip(), cues):
                 return Candidate("facts", "convention", cap(sentence))  # "Heads-up: X lives in Y"
             return Candidate(category, kind, cap(sentence))
-    if NARRATION.search(probe) and not DECIDED_IN_PASSING.search(probe):
+    if cues.narration.search(probe) and not cues.decided_in_passing.search(probe):
         return None
-    if GENERAL.search(probe) and not SPECIFIC.search(probe):
+    if cues.general.search(probe) and not cues.specific.search(probe):
         return None
-    for category, kind, pattern in RULES:
+    for pattern, _, category, kind in cues.rules:
         if pattern.search(probe):
             text = sentence
             if category == "tasks":
@@ -615,9 +333,9 @@ def classify(sentence: str) -> Candidate | None:
     return None
 
 
-def facts_rule(text: str) -> bool:
+def facts_rule(text: str, cues: Compiled) -> bool:
     """Whether a facts rule, and no earlier rule, claims the text."""
-    for category, _, pattern in RULES:
+    for pattern, _, category, _ in cues.rules:
         if pattern.search(text):
             return category == "facts"
     return False
@@ -634,23 +352,38 @@ def cap(text: str) -> str:
     if len(text) <= MAX_CHARS:
         return text
     window = text[:MAX_CHARS]
-    ends = [match.end() for match in re.finditer(r"[.!?](?=\s|$)", window)]
+    ends = [match.end() for match in re.finditer(r"[.!?。！？](?=\s|$)|[。！？]", window)]
     if ends and ends[-1] >= MIN_CHARS:
         return window[: ends[-1]]
-    return window[: window.rfind(" ")].rstrip(",;:") + "…"
+    cut = window.rfind(" ")
+    return (window[:cut] if cut > MIN_CHARS else window).rstrip(",;:") + "…"
 
 
-def user_facts(text: str) -> Iterator[Candidate]:
-    """Yield the preferences and conventions a person states in a prompt."""
-    for unit, is_bullet in prose_units(text):
-        if unit.startswith(HEADING_MARK):
+def is_why_question(text: str) -> bool:
+    """Whether a person asks what went wrong: the answer that follows explains a cause."""
+    return bool(compiled().why_question.search(text[:RULE_WINDOW]))
+
+
+def from_person(text: str) -> Iterator[Candidate]:
+    """Yield what a person's prompt says worth keeping: how they want things done, facts about
+    their project, what they miss. A long pasted prompt is instructions: only its lessons."""
+    cues = compiled()
+    pasted = len(text) > LONG_PROMPT_CHARS
+    for unit in prose_units(text):
+        if unit.kind in ("heading", "title"):
             continue
-        bullet = BULLET.match(unit) if is_bullet else None
-        body = clean(unit[bullet.end() :] if bullet else unit)
-        if len(body) < MIN_CHARS or body.endswith("?"):
+        bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
+        body = clean(MARKER.sub("", unit.text[bullet.end() :] if bullet else unit.text))
+        if len(body) < MIN_CHARS or body.endswith(("?", "？")):
             continue
-        found = classify(body)
-        if found is not None and found.category == "facts":
+        found = classify(body, cues)
+        if pasted:
+            if found is not None and found.category == "lessons":
+                yield found
+            continue
+        if found is not None and found.category in ("facts", "tasks"):
             yield found
-        elif USER_FACTS.search(body):
+        elif cues.user_fact.search(body):
+            yield Candidate("facts", "fact", cap(body))
+        elif cues.user_preference.search(body):
             yield Candidate("facts", "preference", cap(body))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mem.extract.formats import Message
-from mem.extract.patterns import HEADING_MARK, MAX_CHARS, Candidate, cap, clean, prose_units
+from mem.extract.patterns import MAX_CHARS, Candidate, cap, clean, prose_units
 
 SUMMARY_LINE = re.compile(
     r"^\s*\**(?:summary|resumo)\**\s*:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE
@@ -62,10 +62,10 @@ class SessionSummary:
         if self.summary_line:
             return self.summary_line
         for text, lead in ((self.last_text, ""), (self.first_prompt, "Asked: ")):
-            for unit, _ in prose_units(text):
-                if unit.startswith(HEADING_MARK):
+            for unit in prose_units(text):
+                if unit.kind in ("heading", "title"):
                     continue
-                sentence = clean(unit.lstrip("-*+ "))
+                sentence = clean(unit.text.lstrip("-*+ "))
                 if len(sentence) >= 15:
                     return lead + cap(sentence)
         return ""

@@ -174,7 +174,7 @@ def mined(role: str, text: str) -> Iterator[patterns.Candidate]:
     if not text.strip():
         return
     if role == "user":
-        yield from patterns.user_facts(text)
+        yield from patterns.from_person(text)
         return
     yield from patterns.extract(text)
 

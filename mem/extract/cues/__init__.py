@@ -1,0 +1,149 @@
+"""Cue words and heading names, one table per language; adding a language is adding a table.
+
+Each table is a module beside this one that defines `CUES`. The extraction rules read the tables
+through `compiled()`, which joins every language's alternatives into one pattern per slot, so a
+sentence is matched once per slot however many languages there are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import NamedTuple
+
+# The order in which sentence rules are tried: the first slot that matches files the sentence.
+RULE_SLOTS: tuple[tuple[str, str, str], ...] = (
+    # (slot, category, kind)
+    ("task", "tasks", "task"),
+    ("decision", "decisions", "decision"),
+    ("rule", "facts", "convention"),  # "Always …", "This project uses …": before lessons' "never"
+    ("warning", "lessons", "warning"),
+    ("lesson", "lessons", "lesson"),
+    ("preference", "facts", "preference"),
+    ("convention", "facts", "convention"),
+    ("pattern", "facts", "pattern"),
+    ("fact", "facts", "fact"),
+)
+# Labels at the start of a unit ("Fix:", "Root cause:", "Still open:"), tried before the rules.
+LEAD_IN_SLOTS: tuple[tuple[str, str, str], ...] = (
+    ("task", "tasks", "task"),
+    ("decision", "decisions", "decision"),
+    ("warning", "lessons", "warning"),
+    ("lesson", "lessons", "lesson"),
+    ("fact", "facts", "fact"),
+)
+# Headings (and lines that end in a colon) that file what sits under them.
+SECTION_SLOTS: tuple[tuple[str, str, str], ...] = (
+    ("task", "tasks", "task"),
+    ("lesson", "lessons", "lesson"),
+    ("warning", "lessons", "warning"),
+    ("decision", "decisions", "decision"),
+    ("convention", "facts", "convention"),
+    ("fact", "facts", "fact"),
+    ("done", "", ""),  # what was done: the handoff's, not memory
+    ("skip", "", ""),  # sections that hold nothing to keep (a summary's "All user messages")
+)
+
+
+class Cues(NamedTuple):
+    """One language's cue words, as regular expression sources (matched case-insensitively)."""
+
+    rules: dict[str, tuple[str, ...]]  # slot -> patterns a sentence is searched for
+    lead_ins: dict[str, tuple[str, ...]]  # slot -> labels that open a unit
+    sections: dict[str, tuple[str, ...]]  # slot -> heading names (whole heading)
+    introducers: dict[str, tuple[str, ...]]  # slot -> a sentence ending in ":" naming what follows
+    next_steps: tuple[str, ...]  # heading names of next steps (tasks the handoff lists as Next)
+    narration: tuple[str, ...]  # the agent telling what it is doing now
+    general: tuple[str, ...]  # how things work in general: documentation, not memory
+    specific: tuple[str, ...]  # ... unless anchored in this project
+    note_about_self: tuple[str, ...]  # "Note: I only ran the unit tests"
+    decided_in_passing: tuple[str, ...]  # "I'll use X instead of Y" opens like narration
+    user_preference: tuple[str, ...]  # how a person wants things done, said in a prompt
+    user_fact: tuple[str, ...]  # what a person states about their project in a prompt
+    why_question: tuple[str, ...]  # a person asking what went wrong: the answer is a lesson
+    outcome: tuple[str, ...]  # a final report's opening: what the session did
+    sentence_ends: str = ""  # characters that end a sentence with no space after them
+
+
+class Compiled(NamedTuple):
+    rules: tuple[tuple[re.Pattern[str], str, str, str], ...]  # (pattern, slot, category, kind)
+    lead_ins: tuple[tuple[re.Pattern[str], str, str, str], ...]
+    sections: tuple[tuple[re.Pattern[str], str, str, str], ...]
+    introducers: tuple[tuple[re.Pattern[str], str, str, str], ...]
+    next_steps: re.Pattern[str]
+    narration: re.Pattern[str]
+    general: re.Pattern[str]
+    specific: re.Pattern[str]
+    note_about_self: re.Pattern[str]
+    decided_in_passing: re.Pattern[str]
+    user_preference: re.Pattern[str]
+    user_fact: re.Pattern[str]
+    why_question: re.Pattern[str]
+    outcome: re.Pattern[str]
+    sentence_end: re.Pattern[str]
+
+
+def tables() -> tuple[Cues, ...]:
+    from mem.extract.cues import en, pt, zh
+
+    return (en.CUES, pt.CUES, zh.CUES)
+
+
+def either(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(patterns) or r"(?!)", re.IGNORECASE)
+
+
+def heading(names: list[str]) -> re.Pattern[str]:
+    """A heading (or a short `Title:` line) that is one of `names`, give or take a number, a
+    marker such as `✅` or `[OK]`, emphasis and a trailing colon or parenthesis."""
+    return re.compile(
+        r"^(?:#+\s*)?(?:\d+[.)]\s*)?\**\s*(?:"
+        + "|".join(names)
+        + r")(?:\s*\([^)]*\))?\s*\**\s*[:：]?"
+        r"\s*\**$",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def compiled() -> Compiled:
+    """Every language's cues joined into one pattern per slot."""
+    languages = tables()
+
+    def slots(
+        field: str,
+        order: tuple[tuple[str, str, str], ...],
+        build: Callable[[list[str]], re.Pattern[str]] = either,
+    ) -> tuple[tuple[re.Pattern[str], str, str, str], ...]:
+        joined = []
+        for slot, category, kind in order:
+            patterns = [p for cues in languages for p in getattr(cues, field).get(slot, ())]
+            if patterns:
+                joined.append((build(patterns), slot, category, kind))
+        return tuple(joined)
+
+    def one(field: str) -> re.Pattern[str]:
+        return either([p for cues in languages for p in getattr(cues, field)])
+
+    ends = "".join(cues.sentence_ends for cues in languages)
+    sentence_end = r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])"
+    if ends:
+        sentence_end += rf"|(?<=[{re.escape(ends)}])\s*(?=\S)"
+    return Compiled(
+        rules=slots("rules", RULE_SLOTS),
+        lead_ins=slots("lead_ins", LEAD_IN_SLOTS),
+        sections=slots("sections", SECTION_SLOTS, heading),
+        introducers=slots("introducers", SECTION_SLOTS),
+        next_steps=heading([p for cues in languages for p in cues.next_steps]),
+        narration=one("narration"),
+        general=one("general"),
+        specific=one("specific"),
+        note_about_self=one("note_about_self"),
+        decided_in_passing=one("decided_in_passing"),
+        user_preference=one("user_preference"),
+        user_fact=one("user_fact"),
+        why_question=one("why_question"),
+        outcome=one("outcome"),
+        sentence_end=re.compile(sentence_end),
+    )

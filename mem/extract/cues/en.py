@@ -1,0 +1,424 @@
+"""English cue words and heading names."""
+
+from mem.extract.cues import Cues
+
+CUES = Cues(
+    rules={
+        "task": (
+            r"^(?:TODO|FIXME|Follow[- ]up)\b\s*[:\-]",
+            r"^\[ \]\s",
+            r"^next\s+steps?\s*:\s*\S",
+            r"^(?:still\s+(?:need|needs|have)\s+to|remaining\s*:|left\s+to\s+do\s*:)",
+            r"\bstill\s+(?:\S+\s+){0,3}(?:needs?|should|must|has\s+to|have\s+to)\b",
+            r"\bneeds?\s+to\s+be\s+\w+",
+            r"\bshould\s+(?:probably\s+)?(?:get|go|run|move|switch)\b",
+            r"^(?:the)\s+[^,;:]{0,60}?\bstill\s+(?:doesn't|does\s+not|isn't|is\s+not)\s+\w+(?<!do)\b",
+            # A check recommended and not yet done: "it would be ideal to run the suite on Windows".
+            (
+                r"\b(?:it\s+would\s+be\s+(?:ideal|good|wise|best|worth)|i(?:'d|\s+would)\s+recommend"
+                r"|(?:you|we)\s+should\s+also)\s+(?:to\s+)?(?:run|test|verify|check|confirm|try)\w*\b"
+            ),
+            (
+                r"\b(?:remains?|left)\s+(?:for|to)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:to\s+)?"
+                r"(?:do|run|check|verify|review|the\s+kernel|ci|later|follow[- ]up)\b"
+            ),
+            r"\b(?:build|tests?|verification|review|check)s?\s+(?:remains?|is\s+left|are\s+left)\b",
+            r"^i\s+am\s+missing\b|\bi'm\s+missing\b",
+        ),
+        "decision": (
+            r"^decision\s*:",
+            (
+                r"\b(?:we|i|team|they|the\s+user|user)\s+(?:have\s+)?(?:decided|chose|opted|settled"
+                r"|picked|agreed)\b"
+            ),
+            (
+                r"\bdecided\s+(?:to\s+(?:use|keep|go|switch|move|adopt|drop|replace|store|stay)|on"
+                r"|against)\b"
+            ),
+            r"\b(?:chose|choosing|picked|prefer(?:red)?)\s+\S+(?:\s+\S+){0,3}\s+\(?over\s+\S",
+            r"^(?:chose|picked|switched|opted|adopted|standardi[sz]ed\s+on)\b",
+            (
+                r"^(?:kept|pinned|made|replaced|moved|dropped|used|split|wrapped|preferred|updated"
+                r"|changed|extracted|raised|lowered|bumped|increased|reduced|limited|capped|added"
+                r"|removed|disabled|enabled|configured|set|restricted|renamed)\b.*\b(?:so\s+that|so"
+                r"|because|instead\s+of|rather\s+than|since|to\s+avoid|to\s+keep)\b"
+            ),
+            r"\b(?:went|going|go)\s+with\b",
+            r"\b(?:stayed|stuck|staying|sticking)\s+with\b",
+            (
+                r"\b(?:use|used|using|chose|kept|went\s+with|prefer(?:red)?|opted\s+for|picked)\b"
+                r".*\b(?:rather\s+than|in\s+favou?r\s+of)\b"
+            ),
+            (
+                r"^(?:i|we)\s+(?:kept|made|switched|replaced|moved|pinned|preferred|used)\b.*\b(?:instead"
+                r"|rather|so|because|over|since)\b"
+            ),
+            r"^kept\b",
+            r"^(?:i|we)\s+\w+ed\b.*\brather\s+than\b",
+            r"^going\s+forward\b",
+            r"^(?:we(?:'re|\s+are)|i'm|i\s+am)\s+\w+ing\b.*\b(?:rather\s+than|instead\s+of)\b",
+            (
+                r"^(?:\w+ed|made|kept|went|chose|built|wrote|set|put|left)\b.*\b(?:instead\s+of"
+                r"|rather\s+than)\b"
+            ),
+            r"\bthe\s+(?:choice|decision)\s+(?:was|is)\b",
+            r"^replaced\b.*\bwith\b",
+            r"\bwe\s+kept\b.*\b(?:because|since|as)\b",
+            r"\bsettled\s+on\b",
+            r"\bopted\s+(?:for|to)\b",
+            r"\b(?:we|i)(?:'ll|\s+will)\s+use\b",
+            r"(?:^|\b(?:we|i|to|will|'ll)\s+)use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
+            r"\bswitch(?:ed|ing)\s+(?:from\s+\S+(?:\s+\S+){0,3}\s+)?to\b",
+            r"\binstead\s+of\b.*\bbecause\b",
+            # A value changed on purpose: "raised the timeout from 60s to 200s".
+            (
+                r"^(?:changed|raised|lowered|bumped|increased|reduced|fixed|corrected|moved|set)\b"
+                r"[^.;]{0,80}\bfrom\s+\S+\s+to\s+\S"
+            ),
+        ),
+        "rule": (
+            r"^(?:always|never)\b",
+            r"\byou\s+(?:said|told\s+me|mentioned|asked)\b.*\b(?:want|prefer|like|always|never)\b",
+            r"^we\s+(?:use|profile|deploy|test|build|write|run|ship|keep|pin|store)\b",
+            (
+                r"^per\s+(?:the\s+)?(?:repo|project|team)(?:'s)?\b|\baccording\s+to\s+(?:the\s+)?"
+                r"(?:contributing|readme|style\s+guide)\b"
+            ),
+            r"\bmust\s+not\s+be\b|\bshould\s+never\b",
+            r"\bfollows?\s+the\s+\w+\s+style\b",
+            r"\bthis\s+(?:project|codebase|repo(?:sitory)?)\s+uses\b",
+            (
+                r"^(?:every|all|each)\s+\S+(?:\s+\S+){0,3}\s+(?:in\s+this|here|must|should|goes|go"
+                r"|exposes?|uses?)\b"
+            ),
+        ),
+        "warning": (
+            r"^(?:warning|careful|beware)\s*[:!]",
+            r"\b(?:watch out|be careful|never\s+\w+\s+without|do not forget|don't forget)\b",
+        ),
+        "lesson": (
+            r"^(?:lesson(?:s)?(?: learned)?|gotcha|note|important|caveat)\s*:",
+            r"\b(?:root\s+cause|the\s+(?:real\s+)?(?:problem|issue|bug|culprit)\s+(?:was|is))\b",
+            r"\bturn(?:s|ed)\s+out\b",
+            (
+                r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised|realize"
+                r"|realise)\b"
+            ),
+            r"\bthe\s+fix\s+(?:was|is)\b",
+            r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
+            r"\bcame\s+from\b|\bstem(?:s|med)?\s+from\b",
+            # "The NaNs come from …" names a cause; "That is where it comes from" explains one.
+            r"^(?!(?:those|these|that|this|it|they|which)\b)(?:(?!\bwhere\b).)*\bcomes?\s+from\b",
+            r"\bdid\s+nothing\b|\bhad\s+no\s+effect\b",
+            r"\bthe\s+culprit\b",
+            r"\b(?:isn't|is\s+not|wasn't|was\s+not)\s+enough\b",
+            r"\bthe\s+(?:hot\s*spot|bottleneck|slow\s+part)\s+(?:was|is)\b",
+            r"\b(?:bit|tripped(?:\s+up)?)\s+(?:me|us)\b",
+            (
+                r"\b(?:didn't|did\s+not|wasn't|was\s+not|weren't|stuck|dropped|jumped|looked|lost|"
+                r"leaked|timed\s+out|duplicated)\b.*\b(?:because|since|as\s+soon\s+as|when)\b"
+            ),
+            r"\b(?:same|the\s+real)\s+cause\b|\bcaused\b",
+            r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
+            r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
+            r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
+            (
+                r"^the\s+(?:\S+\s+){0,4}(?:failure|crash|error|bug|jitter|mismatch|flak(?:e|iness)|hang"
+                r"|leak|slowdown|timeout|regression|outage)\s+(?:was|came|happened|is)\b"
+            ),
+            r"\bnever\s+\w+ed\b.*\b(?:because|since)\b",
+            (
+                r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|hangs?)\b.*\b(?:because|since"
+                r"|due\s+to)\b"
+            ),
+            r"\b(?:only\s+happens|happens\s+only|only\s+fails|fails\s+only)\b",
+            r"^it\s+was\s+(?:the|a|an)\b",
+            r"\b(?:was|were)\s+(?:\S+\s+){0,3}because\b",
+            r"^(?:the|a|an|our|this|that|its?)\s+(?:\S+\s+){0,6}?\w{3,}ed\b[^;]*\bbecause\b",
+            # "The error occurs because …", "The problem occurs because …"
+            (
+                r"\b(?:error|problem|issue|bug|failure|crash|exception)\s+(?:occurs?|occurred|happens?"
+                r"|happened|arises?|appears?)\s+(?:because|when|due\s+to)\b"
+            ),
+            (
+                r"\b(?:could\s+not|couldn't|cannot|can't)\s+(?:run|build|start|compile|load|connect"
+                r"|resolve|parse|import|install)\s+(?:on|with|against|under|in)\b"
+            ),
+            r"\bdoesn't\s+(?:directly\s+)?(?:address|fix|solve|resolve)\b",
+            r"\b(?:expects?|requires?)\s+\S+(?:\s+\S+){0,5},\s+not\s+",
+            r"\bcost\s+(?:us\s+)?(?:hours|days|a\s+day|an\s+hour)\b",
+            r"\bi\s+see\s+the\s+(?:issue|problem)\b",
+            r"\bneeds?\s+\S+(?:\s+\S+){0,3}\s+(?:i|we)\s+(?:don't|do\s+not)\s+have\b",
+            (
+                r"\bexisted\b.*\bbut\s+(?:wasn't|was\s+not|isn't|is\s+not)\s+(?:recognized|found"
+                r"|picked\s+up|loaded|used)\b"
+            ),
+        ),
+        "preference": (
+            r"\b(?:the\s+)?user\s+(?:prefers|wants|likes|dislikes)\b",
+            r"\b(?:i|we|you)\s+prefer\b",
+            r"^you\s+(?:want|wanted|prefer|like|asked(?:\s+me)?\s+to|asked\s+for)\b",
+        ),
+        "convention": (
+            (
+                r"\b(?:this|the)\s+(?:codebase|project|repo(?:sitory)?|team)\s+(?:uses|follows|keeps"
+                r"|prefers|requires|expects|has|pins)\b"
+            ),
+            r"\bconvention\b",
+            r"^(?:always|never)\s+\w+",
+            r"\b(?:make\s+sure\s+(?:to\s+)?|should\s+|must\s+)(?:always|never)\s+\w+",
+            r"\bwe\s+(?:always|never)\b",
+            r"\b(?:here|in\s+this\s+(?:repo|project|codebase|app)|our)\b.*\b(?:always|never)\b",
+            r"\b(?:always|never)\b.*\b(?:here|in\s+this\s+(?:repo|project|codebase|app))\b",
+            r"\bhere\s+(?:always|never)\b",
+            r"^(?:remember|don't\s+forget)\s+to\b",
+            r"^(?:reminder|convention|rule|policy)\s*:",
+            r"\bmake\s+sure\s+(?:to|that|you)\b",
+            r"\bin\s+this\s+(?:repo(?:sitory)?|project|codebase|cluster|firmware|team|monorepo)\b",
+            r"\b(?:must|should)\s+always\b",
+        ),
+        "pattern": (
+            r"\bthe\s+pattern\s+(?:is|here)\b",
+            r"\bfollows?\s+the\s+\w+(?:\s+\w+)?\s+pattern\b",
+            r"\b(?:lives|live|are\s+kept|is\s+kept|are\s+stored|is\s+stored)\s+in\s+`",
+        ),
+        "fact": (
+            # How the tests are run, said plainly: "Ran test suite using `uv run pytest`".
+            (
+                r"\b(?:ran|run|runs|running)\s+(?:the\s+)?(?:\w+\s+)?(?:test\s*suite|tests|suite)"
+                r"\s+(?:using|with|via)\s+`"
+            ),
+            r"\b(?:required|needed)\s+by\b|^requires\s+\S",
+            r"\b(?:url|endpoint|homepage|site|docs|dashboard|console|repo)\s*:\s*https?://",
+            r"\btriggers\s+(?:a\s+)?(?:re)?(?:build|deploy|release|run)\b",
+            # A measured duration: "Synthesis takes 77s".
+            (
+                r"^\S+(?:\s+\S+){0,3}\s+(?:takes|took)\s+~?\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|min"
+                r"|minutes)\b"
+            ),
+        ),
+    },
+    lead_ins={
+        "task": (
+            (
+                r"^(?:also\s+|still\s+)?(?:still\s+open|still\s+to\s+(?:do|look\s+at|check|fix)"
+                r"|not\s+(?:done|touched|tested|handled|fixed)|left\s+for\s+later|left\s+open"
+                r"|pending|follow[- ]up|next|todo)\b\s*:?"
+            ),
+            (
+                r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|start|fix|test|handle"
+                r"|implement)\w*\b(?!\s+(?:anything|nothing))"
+            ),
+            (
+                r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:touch|change|update|look)\w*\b.*"
+                r"\byet\b"
+            ),
+            r"\b(?:haven't|have\s+not|not\s+yet)\s+started\b",
+        ),
+        "decision": (
+            r"^(?:\w+\s+)?(?:change|decision|approach|solution|fix|choice|workaround)\s*:",
+            r"^decided\s+on\b",
+        ),
+        "warning": (
+            r"^(?:heads[- ]up|fyi|caveat|known\s+issue)\s*:",
+            r"^(?:careful|watch\s+out|beware)\b[^:]{0,30}:",
+        ),
+        "lesson": (
+            r"^(?:gotcha|lesson|caveat)\b[^:]{0,30}:",
+            (
+                r"^(?:root\s+)?(?:cause|bug|problem|issue|symptom|finding|key\s+finding|learned"
+                r"|lesson\s+learned)\s*:"
+            ),
+            r"^why\b[^:]{0,40}:",
+            r"^what\s+(?:was\s+\w+|went\s+wrong|broke|happened)\s*:",
+        ),
+        "fact": (r"^(?:for\s+the\s+record|keep\s+in\s+mind\s+that)\b",),
+    },
+    sections={
+        "task": (
+            r"follow[- ]ups?",
+            r"todo",
+            r"to[- ]do",
+            r"pending(?:\s+tasks?)?",
+            r"not\s+done(?:\s+yet)?",
+            r"left\s+for\s+later",
+            r"open\s+items",
+            r"later",
+            r"future\s+work",
+            r"still\s+open",
+            r"open\s+questions?",
+            r"out\s+of\s+scope",
+            r"remaining(?:\s+work|\s+tasks)?",
+            r"next\s+pr",
+            r"(?:optional\s+)?next\s+steps?",
+        ),
+        "lesson": (
+            r"why",
+            r"(?:the\s+)?root\s+cause",
+            r"cause",
+            r"what\s+went\s+wrong",
+            r"what\s+was\s+wrong",
+            r"diagnosis",
+            r"(?:key\s+)?findings",
+            r"errors?\s+and\s+fix(?:es)?",
+            r"problem\s+solving",
+            r"lessons?(?:\s+learned)?",
+            r"why\s+(?:is|was|does|did)\b[^:]{0,40}\??",
+        ),
+        "warning": (
+            r"known\s+issues",
+            r"caveats?",
+            r"gotchas?",
+            r"heads[- ]up",
+            r"warnings?",
+            r"limitations?",
+            r"risks?",
+        ),
+        "decision": (
+            r"(?:design\s+|key\s+)?decisions?",
+            r"approach",
+            r"trade[- ]offs?",
+            r"decision",
+        ),
+        "convention": (
+            r"conventions?",
+            r"preferences?",
+            r"notes?\s+for\s+next\s+time",
+        ),
+        "done": (
+            r"implementation",
+            r"files\s+and\s+code\s+sections",
+            r"current\s+work",
+            r"(?:what\s+was\s+)?(?:done|changed|completed)",
+            r"completed\s+features",
+            r"key\s+files\s+created",
+            r"files\s+(?:changed|modified|created)",
+            r"summary",
+        ),
+        "skip": (
+            r"all\s+user\s+messages",
+            r"primary\s+request\s+and\s+intent",
+            r"key\s+technical\s+concepts",
+        ),
+    },
+    introducers={
+        "decision": (
+            r"\b(?:the\s+)?(?:workaround|fix|solution|approach)\s+(?:was|is|were)\s+to\b",
+            r"\bdecided\s+on\b",
+            r"\b(?:this|the)\s+change\s+does\s+the\s+following\b",
+            r"\bthe\s+(?:main\s+)?changes\s+(?:are|were)\b",
+            r"\bhere's\s+what\s+was\s+(?:updated|changed)\b",
+            r"\b(?:i|we)\s+(?:chose|picked|went\s+with|settled\s+on)\b",
+        ),
+        "lesson": (
+            (
+                r"\b(?:two|three|several|some|a\s+few|the)?\s*(?:issues|problems|gotchas|findings"
+                r"|caveats)\b"
+            ),
+            r"\b(?:one|a|the)\s+(?:potential\s+)?(?:issue|problem|gotcha|catch)\b",
+            r"\bwhat\s+went\s+wrong\b",
+        ),
+        "task": (
+            r"\bcreated\s+(?:\w+\s+)?tasks?\b",
+            r"\b(?:next\s+steps?|still\s+to\s+do|remaining|left\s+to\s+do|todo)\b",
+        ),
+    },
+    next_steps=(
+        r"next\s+steps?",
+        r"optional\s+next\s+steps?",
+        r"remaining(?:\s+work)?",
+        r"still\s+to\s+do",
+        r"unfinished",
+        r"follow[- ]ups?",
+        r"pending\s+tasks?",
+    ),
+    narration=(
+        (
+            r"^(?:let me|let's|i'll|i will|i'm going to|i am going to|now i|next,? i|first,? i"
+            r"|i need to|i should|i can|i'm|i am|okay|ok|great|perfect|done|sure|excellent"
+            r"|good|now let's)\b"
+        ),
+        (
+            r"\bdecided\s+to\s+(?:look|check|start|read|run|try|first|explore|investigate|open|see"
+            r"|begin|search|inspect|review)\b"
+        ),
+        r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
+        r"\bthe\s+task\s+is\s+(?:done|complete)\b",
+        r"\b(?:wants|asked|needs)\s+me\s+to\b",
+        r"\bunless\s+you\b",
+        (
+            r"\b(?:could\s+also|you\s+could|you\s+might|alternatively|one\s+option|another\s+option"
+            r"|if\s+you\s+(?:want|prefer|'d\s+rather))\b"
+        ),
+        r"\buntil\s+you\s+(?:reply|answer|respond|confirm)\b",
+        r"\bdecided\s+to\s+(?:re-?run|wait|pause|ask)\b",
+        r"\b(?:changed|touched)\s+only\b",
+        r"\b(?:for\s+now|for\s+this\s+run|temporarily)\b",
+        r"^(?:the\s+)?user\s+(?:asked|wants|is\s+asking|is\s+thanking|said)\b",
+    ),
+    general=(
+        r"\bby\s+default\b|\bdefaults?\s+to\b",
+        r"^note\s+that\b",
+        (
+            r"\bthe\s+(?:right|correct|ideal|idiomatic|recommended|usual)\s+(?:way|thing|approach"
+            r"|fix)\b"
+        ),
+        r"^(?:in\s+general|generally|typically|usually)\b",
+        r"\ba\s+common\s+(?:pattern|approach|mistake|fix)\b",
+        r"\b(?:most\s+people|many\s+people)\b",
+        (
+            r"\b(?:standard|textbook|well-known|classic)\s+(?:pattern|behaviou?r|approach|problem)\b"
+            r"|^background\b"
+        ),
+        r"\btypically\s+occurs\b",
+    ),
+    specific=(
+        r"\b(?:we|i|our|us|here|this\s+(?:repo|project|codebase|app|service|team))\b",
+        (
+            r"\b(?:was|were|had|did|broke|failed|crashed|turned|caused|happened|started|stopped"
+            r"|changed)\b"
+        ),
+    ),
+    note_about_self=(r"^(?:note|important|obs\.?)\s*:\s*(?:i\b|i'|i’|running|we're)",),
+    decided_in_passing=(
+        (
+            r"^(?:i'll|i will|we'll|we will|i'm|we're|i am|we are)\s+(?:use|using|keep|keeping"
+            r"|switch|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than)\b"
+        ),
+        r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
+    ),
+    user_preference=(
+        r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
+        r"^(?:keep|stick\s+with|use)\b|\bi\s+always\b|\bwe(?:'re|\s+are)\s+not\s+moving\b",
+        (
+            r"\b(?:i|we)\s+(?:want|like|prefer|would\s+like|'d\s+like)\b(?!\s+(?:you|it|to\s+get"
+            r"|that|this))"
+        ),
+        r"\bwe\s+(?:don't|do\s+not|never|always|only|target|use|keep|ship)\b",
+        r"\b(?:keep|leave)\s+(?:all|every|the)\b",
+        r"\bthat's\s+how\b|\bthe\s+rest\s+of\s+the\s+(?:app|code|codebase)\b",
+        r"\bi\s+(?:hate|love|dislike|can't\s+stand)\b",
+        r"\bremember\s+to\b|\bdon't\s+ever\b|^no,\s+(?:use|do|don't|keep)\b",
+    ),
+    user_fact=(
+        r"\b(?:only|just)\s+(?:appears?|happens?|occurs?|fails?|breaks?|shows?\s+up)\b",
+        r"\b(?:i|we)\s+only\s+(?:have|use|run|ship|support|deploy)\b",
+    ),
+    why_question=(
+        r"\bwhat\s+(?:was|were|is)\s+the\s+(?:issue|problem|bug|cause)",
+        r"\bwhat\s+went\s+wrong\b",
+        r"\bwhy\s+(?:did|does|is|was|do|are)\b",
+    ),
+    outcome=(
+        (
+            r"^(?:i|we)\s+(?:fixed|added|implemented|built|wrote|created|updated|removed|replaced"
+            r"|refactored|moved|changed|made|migrated|converted|extracted|renamed|deployed"
+            r"|configured|resolved)\b"
+        ),
+        (
+            r"^(?:fixed|added|implemented|built|wrote|created|updated|removed|replaced|refactored"
+            r"|moved|changed|made|migrated|converted|extracted|renamed|deployed|configured"
+            r"|resolved)\b"
+        ),
+    ),
+)

@@ -1,0 +1,58 @@
+"""Chinese cue words and heading names. Chinese writes no spaces between words, so no pattern
+relies on word boundaries, and sentences end at `。！？；` with no space after them."""
+
+from mem.extract.cues import Cues
+
+CUES = Cues(
+    rules={
+        "task": (r"^(?:待办|待完成|后续|下一步)\s*[:：]", r"还需要|仍需|尚未完成"),
+        "decision": (
+            r"^决定\s*[:：]",
+            r"我们决定|决定使用|选择了|改用|改为使用|采用了",
+            # "I'll change the X script so that it …": a change with its purpose.
+            r"(?:我来|我会|我将)(?:修改|改|更新|调整)[^。，,]{0,60}[，,]\s*(?:让|使|以便)",
+            r"这样[^。]{0,30}(?:保持|更|就)[^。]{0,40}[，,][^。]{0,60}(?:都在|集中在|放在)",
+        ),
+        "rule": (r"^(?:总是|永远|始终|不要|千万不要|切勿)",),
+        "warning": (r"^(?:警告|注意|小心)\s*[:：]",),
+        "lesson": (
+            r"^(?:教训|经验|原因|根本原因|问题在于)\s*[:：]?",
+            r"原因是|根本原因|问题在于|问题出在|是因为|导致了",
+            r"默认(?:会|仍然会|就会)",
+        ),
+        "preference": (r"我(?:更)?(?:喜欢|偏好|希望|想要)",),
+        "convention": (r"请确保|务必|一定要|必须", r"本项目(?:使用|采用)"),
+        "fact": (),
+    },
+    lead_ins={
+        "task": (r"^(?:待办|后续|下一步|未完成)\s*[:：]",),
+        "decision": (r"^(?:解决方案|方案|修复|决定)\s*[:：]",),
+        "warning": (r"^(?:注意|警告|小心)\s*[:：](?!.*(?:请确保|务必|一定要))",),
+        "lesson": (r"^(?:原因|根本原因|问题|发现)\s*[:：]",),
+        "fact": (),
+    },
+    sections={
+        "task": (r"待办(?:事项)?", r"后续(?:工作|步骤)?", r"下一步", r"未完成"),
+        "lesson": (r"为什么(?:会这样)?[？?]?", r"原因(?:分析)?", r"根本原因", r"问题(?:分析)?"),
+        "warning": (r"注意(?:事项)?", r"已知问题", r"风险"),
+        "decision": (r"决定", r"解决方案", r"方案\s*\d*[:：]?.*"),
+        "convention": (r"约定", r"规范"),
+        "done": (r"总结", r"完成"),
+    },
+    introducers={
+        "decision": (r"主要改动", r"解决方案"),
+        "lesson": (r"问题找到了", r"原因如下"),
+        "task": (r"下一步", r"待办"),
+    },
+    next_steps=(r"下一步", r"后续步骤", r"待办(?:事项)?"),
+    narration=(r"^(?:让我|我来看|我先|好的|完成|已完成|已简化)",),
+    general=(),
+    specific=(),
+    note_about_self=(),
+    decided_in_passing=(),
+    user_preference=(r"我(?:更)?(?:喜欢|偏好|希望|想要|不喜欢|讨厌)", r"不要|别用|请用"),
+    user_fact=(r"我只有|我们只有|我只用|我们只用",),
+    why_question=(r"为什么|为啥|怎么回事",),
+    outcome=(r"^(?:已完成|完成|已修复|修复了|已添加|添加了|已更新)",),
+    sentence_ends="。！？；",
+)
