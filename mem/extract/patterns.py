@@ -45,7 +45,20 @@ NEXT_STEP: Filing = ("tasks", "next")
 
 BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?")
 # Leading status markers: emoji, `[OK]`, `[ERRO]`, `✅`, a checkmark: not words.
-MARKER = re.compile(r"^(?:[^\w\s#*_`'\"(\[<>/.~-]+\s*|\[[A-Z_]{2,12}\]\s*)+")
+MARKER = re.compile(r"^(?:[^\w\s#*_`'\"(\[</.~-]+\s*|\[[A-Z_]{2,12}\]\s*)+")
+# What was done, reported as a step ("Verified all tests pass", "Added X to Y"): a changelog line,
+# kept under a decisions heading only when it gives a reason.
+REPORTED_STEP = re.compile(
+    r"^(?:verified|ran|executed|installed|committed|committing|pushed|pushing|formatted|inspected"
+    r"|performed|analy[sz]ed|confirmed|created|added|updated|modified|deleted|removed|tested"
+    r"|reviewed|all\s+\d+)\b",
+    re.IGNORECASE,
+)
+REASON = re.compile(
+    r"\b(?:so\s+that|so|because|since|instead\s+of|rather\s+than|to\s+avoid|to\s+keep"
+    r"|prefer\w*|over|not)\b",
+    re.IGNORECASE,
+)
 LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
 SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
@@ -58,6 +71,7 @@ CODE_LINE = re.compile(
     r"|[│┃├└╭╰┌└]|[;{]\s*$"
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
+EMPHASIS = re.compile(r"__([^_\n]+?)__")  # `__bold__`, not the `__` inside `V{NNN}__{name}.sql`
 OUTPUT_STARTS = (
     "$ ",
     ">>> ",
@@ -182,7 +196,7 @@ def prose_units(text: str) -> Iterator[Unit]:
         if looks_like_output(line) and not marker:
             yield from flush()
             continue
-        if stripped.startswith("#") or is_title_line(stripped):
+        if not marker and (stripped.startswith("#") or is_title_line(stripped)):
             yield from flush()
             end_list()
             kind = "heading" if stripped.startswith(("#", "**", "__")) else "title"
@@ -232,15 +246,21 @@ def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
     """
     cues = compiled()
     section: Filing | None = None  # from the last heading, until the next one
+    section_block: int | None = None  # the first block under that heading
     introduced: list[tuple[int, int, Filing]] = []  # (block, indent, filing) from "…:" lines
+    seen_blocks: set[int] = set()
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             filing = filing_of(unit.text, cues)
             if unit.kind == "heading":
-                section, introduced = filing, []
+                section, section_block, introduced = filing, None, []
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing)]
             continue
+        opens_block = unit.block not in seen_blocks
+        seen_blocks.add(unit.block)
+        if section_block is None:
+            section_block = unit.block
         # An introduction reaches the block that follows it, or the items nested under it.
         introduced = [
             (block, indent, filing)
@@ -265,6 +285,12 @@ def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
         filing = introduced[-1][2] if introduced else section
+        # A heading or an introducing line files the list items under it, and the opening
+        # sentence of the paragraph that follows; later prose (often a general explanation)
+        # needs cues of its own.
+        prose = unit.kind == "sentence" and not unit.in_bullet
+        if prose and not (opens_block and (introduced or unit.block == section_block)):
+            filing = None
         found = classify(body, cues)
         if filing == NEXT_STEP:
             if found is not None and found.category == "facts":
@@ -276,12 +302,18 @@ def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
             found is None
             and filing is None
             and default is not None
-            and unit.kind == "sentence"
-            and not unit.in_bullet
+            and prose
+            and opens_block
             and len(body) >= 2 * MIN_CHARS
         ):
             filing = default
-        if found is None and filing is not None and filing[0] and not is_narration(body, cues):
+        if (
+            found is None
+            and filing is not None
+            and filing[0]
+            and not is_narration(body, cues)
+            and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
+        ):
             found = Candidate(filing[0], filing[1], cap(body))
         if found is not None:
             yield found
@@ -343,7 +375,7 @@ def facts_rule(text: str, cues: Compiled) -> bool:
 
 def clean(text: str) -> str:
     """Flatten markdown emphasis and whitespace from a unit of prose."""
-    text = re.sub(r"\*\*|__", "", text)
+    text = EMPHASIS.sub(r"\1", text.replace("**", ""))
     return " ".join(text.split())
 
 
@@ -357,6 +389,23 @@ def cap(text: str) -> str:
         return window[: ends[-1]]
     cut = window.rfind(" ")
     return (window[:cut] if cut > MIN_CHARS else window).rstrip(",;:") + "…"
+
+
+def diagnosis(text: str) -> list[Candidate]:
+    """The first sentence after a failed command, when it states what is wrong: a lesson."""
+    cues = compiled()
+    for unit in prose_units(text):
+        if unit.kind in ("heading", "title"):
+            continue
+        body = clean(MARKER.sub("", unit.text.lstrip("-*+ ")))
+        if (
+            len(body) >= 2 * MIN_CHARS
+            and cues.diagnosis.search(body)
+            and not is_narration(body, cues)
+        ):
+            return [Candidate("lessons", "lesson", cap(body))]
+        return []
+    return []
 
 
 def is_why_question(text: str) -> bool:

@@ -30,6 +30,10 @@ class SessionSummary:
     input_tokens: int = 0
     output_tokens: int = 0
 
+    def drop_commits(self, shas: set[str]) -> None:
+        """Forget commits the session took back (`/undo`)."""
+        self.commits = [commit for commit in self.commits if commit.split(" ", 1)[0] not in shas]
+
     def take(self, message: Message, candidates: list[Candidate]) -> None:
         """Fold one message and what was extracted from it into the summary."""
         self.input_tokens += message.input_tokens
@@ -38,7 +42,7 @@ class SessionSummary:
             short = shorten(path)
             if short not in self.files:
                 self.files.append(short)
-        for commit in message.commits:
+        for commit in message.commits if message.role != "undo" else ():
             if commit not in self.commits:
                 self.commits.append(commit)
         if message.role == "user" and not self.first_prompt and message.text.strip():

@@ -11,6 +11,7 @@ from typing import BinaryIO
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
 from mem.extract import dedupe, formats, patterns
+from mem.extract.capture import Capture
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
 from mem.model import SHARED_FOLDER, CommitReport, Entry
@@ -80,6 +81,7 @@ def commit(
     fmt = formats.detect(head) if output_format == "auto" else output_format
     batch = Batch()
     summary = SessionSummary()
+    capture = Capture()
     redactions = messages = 0
     seen_text = False
     counter = [0]  # redactions in paths and commit subjects
@@ -91,7 +93,7 @@ def commit(
         files = tuple(redacted(path, counter) for path in message.files)
         commits = tuple(redacted(commit, counter) for commit in message.commits)
         seen_text = seen_text or bool(text.strip() or files or commits)
-        candidates = list(mined(message.role, text))
+        candidates = capture.mine(message._replace(commits=commits), text)
         for candidate in candidates:
             batch.add(candidate)
         summary.take(
@@ -105,6 +107,9 @@ def commit(
             ),
             candidates,
         )
+    for candidate in capture.finish():
+        batch.add(candidate)
+    summary.drop_commits(capture.undone)
     redactions += counter[0]
     if not seen_text:
         return CommitReport(fmt, messages, (), (), (), (), None, redactions, dry_run, True)
@@ -167,16 +172,6 @@ def peek(lines: Iterator[str]) -> tuple[list[str], Iterator[str]]:
 def chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
     yield from head
     yield from rest
-
-
-def mined(role: str, text: str) -> Iterator[patterns.Candidate]:
-    """Extract from the agent's prose; from a person's prompts, only how they want things done."""
-    if not text.strip():
-        return
-    if role == "user":
-        yield from patterns.from_person(text)
-        return
-    yield from patterns.extract(text)
 
 
 def store_candidates(

@@ -63,6 +63,7 @@ class Cues(NamedTuple):
     user_fact: tuple[str, ...]  # what a person states about their project in a prompt
     why_question: tuple[str, ...]  # a person asking what went wrong: the answer is a lesson
     outcome: tuple[str, ...]  # a final report's opening: what the session did
+    diagnosis: tuple[str, ...]  # after a failed command, a sentence that says what is wrong
     sentence_ends: str = ""  # characters that end a sentence with no space after them
 
 
@@ -81,6 +82,7 @@ class Compiled(NamedTuple):
     user_fact: re.Pattern[str]
     why_question: re.Pattern[str]
     outcome: re.Pattern[str]
+    diagnosis: re.Pattern[str]
     sentence_end: re.Pattern[str]
 
 
@@ -127,7 +129,9 @@ def compiled() -> Compiled:
         return either([p for cues in languages for p in getattr(cues, field)])
 
     ends = "".join(cues.sentence_ends for cues in languages)
-    sentence_end = r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])"
+    # A full stop ends a sentence before a capital ("e.g. `uv`" goes on); a question or an
+    # exclamation mark ends one whatever follows, since people type prompts in lower case.
+    sentence_end = r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])\s+(?=[a-zà-ý])"
     if ends:
         sentence_end += rf"|(?<=[{re.escape(ends)}])\s*(?=\S)"
     return Compiled(
@@ -145,5 +149,6 @@ def compiled() -> Compiled:
         user_fact=one("user_fact"),
         why_question=one("why_question"),
         outcome=one("outcome"),
+        diagnosis=one("diagnosis"),
         sentence_end=re.compile(sentence_end),
     )

@@ -10,7 +10,7 @@ CUES = Cues(
             r"^next\s+steps?\s*:\s*\S",
             r"^(?:still\s+(?:need|needs|have)\s+to|remaining\s*:|left\s+to\s+do\s*:)",
             r"\bstill\s+(?:\S+\s+){0,3}(?:needs?|should|must|has\s+to|have\s+to)\b",
-            r"\bneeds?\s+to\s+be\s+\w+",
+            r"(?<!\bmight\s)(?<!\bmay\s)(?<!\bcould\s)\bneeds?\s+to\s+be\s+\w+",
             r"\bshould\s+(?:probably\s+)?(?:get|go|run|move|switch)\b",
             r"^(?:the)\s+[^,;:]{0,60}?\bstill\s+(?:doesn't|does\s+not|isn't|is\s+not)\s+\w+(?<!do)\b",
             # A check recommended and not yet done: "it would be ideal to run the suite on Windows".
@@ -23,7 +23,7 @@ CUES = Cues(
                 r"(?:do|run|check|verify|review|the\s+kernel|ci|later|follow[- ]up)\b"
             ),
             r"\b(?:build|tests?|verification|review|check)s?\s+(?:remains?|is\s+left|are\s+left)\b",
-            r"^i\s+am\s+missing\b|\bi'm\s+missing\b",
+            r"\bi\s+am\s+missing\b|\bi'm\s+missing\b",
         ),
         "decision": (
             r"^decision\s*:",
@@ -147,6 +147,10 @@ CUES = Cues(
             r"\bdoesn't\s+(?:directly\s+)?(?:address|fix|solve|resolve)\b",
             r"\b(?:expects?|requires?)\s+\S+(?:\s+\S+){0,5},\s+not\s+",
             r"\bcost\s+(?:us\s+)?(?:hours|days|a\s+day|an\s+hour)\b",
+            (
+                r"^fixed\s+(?:an?\s+|the\s+)?(?:\S+\s+){0,5}(?:bug|error|crash|race|leak|typo|regression"
+                r"|deadlock)\b"
+            ),
             r"\bi\s+see\s+the\s+(?:issue|problem)\b",
             r"\bneeds?\s+\S+(?:\s+\S+){0,3}\s+(?:i|we)\s+(?:don't|do\s+not)\s+have\b",
             (
@@ -191,6 +195,11 @@ CUES = Cues(
             r"\b(?:required|needed)\s+by\b|^requires\s+\S",
             r"\b(?:url|endpoint|homepage|site|docs|dashboard|console|repo)\s*:\s*https?://",
             r"\btriggers\s+(?:a\s+)?(?:re)?(?:build|deploy|release|run)\b",
+            # How-to with a place: "Add new posts: Create .md files in /src/content/blog/".
+            (
+                r"^[\w ]{3,30}:\s+(?:create|put|add|place|store|keep|write)\s+[^:]{0,40}\b(?:in|under"
+                r"|into)\s+`?[./~]?[\w.-]*/"
+            ),
             # A measured duration: "Synthesis takes 77s".
             (
                 r"^\S+(?:\s+\S+){0,3}\s+(?:takes|took)\s+~?\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|min"
@@ -391,8 +400,8 @@ CUES = Cues(
         r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
         r"^(?:keep|stick\s+with|use)\b|\bi\s+always\b|\bwe(?:'re|\s+are)\s+not\s+moving\b",
         (
-            r"\b(?:i|we)\s+(?:want|like|prefer|would\s+like|'d\s+like)\b(?!\s+(?:you|it|to\s+get"
-            r"|that|this))"
+            r"\b(?:i|we)\s+(?:want|like|prefer|would\s+like|'d\s+like)\b(?!\s+(?:you|it|to"
+            r"|that|this)\b)"
         ),
         r"\bwe\s+(?:don't|do\s+not|never|always|only|target|use|keep|ship)\b",
         r"\b(?:keep|leave)\s+(?:all|every|the)\b",
@@ -407,7 +416,6 @@ CUES = Cues(
     why_question=(
         r"\bwhat\s+(?:was|were|is)\s+the\s+(?:issue|problem|bug|cause)",
         r"\bwhat\s+went\s+wrong\b",
-        r"\bwhy\s+(?:did|does|is|was|do|are)\b",
     ),
     outcome=(
         (
@@ -419,6 +427,13 @@ CUES = Cues(
             r"^(?:fixed|added|implemented|built|wrote|created|updated|removed|replaced|refactored"
             r"|moved|changed|made|migrated|converted|extracted|renamed|deployed|configured"
             r"|resolved)\b"
+        ),
+    ),
+    diagnosis=(
+        (
+            r"^(?!.*\byet\b).*\b(?:because|since|due\s+to|requires?|needs?|expects?|only\s+works"
+            r"|refuses?|not\s+installed|not\s+on\s+(?:the\s+)?path|is\s+a\s+stub|no\s+such"
+            r"|not\s+supported|unsupported|deprecated)\b"
         ),
     ),
 )

@@ -17,9 +17,13 @@ CUES = Cues(
         "decision": (
             r"^(?:decisão|decisao)\s*:",
             (
-                r"^(?:troquei|recriei|tirei|preferi|mantive|usei|fixei|movi|substitu[ií]|corrigimos"
-                r"|corrigi|ajustamos|ajustei|aumentamos|aumentei|reduzimos|reduzi|mudamos|mudei"
-                r"|alteramos|alterei)\b.*\b(?:porque|pra|para|no\s+lugar|em\s+vez|de\s+\S+\s+para)\b"
+                r"^(?:troquei|recriei|tirei|preferi|mantive|usei|fixei|movi|substitu[ií])\b.*"
+                r"\b(?:porque|pra|para|no\s+lugar|em\s+vez)\b"
+            ),
+            # A value changed on purpose: "Corrigimos o threshold de 60s para 200s".
+            (
+                r"^(?:corrigimos|corrigi|ajustamos|ajustei|aumentamos|aumentei|reduzimos|reduzi"
+                r"|mudamos|mudei|alteramos|alterei)\b[^.;]{0,80}\bde\s+\S+\s+para\s+\S"
             ),
             r"^(?:preferi(?:mos)?|mantive(?:mos)?)\b",
             r"\bdaqui\s+(?:pra|para)\s+frente\b",
@@ -182,7 +186,6 @@ CUES = Cues(
     ),
     user_fact=(r"\b(?:eu\s+)?s[oó]\s+(?:tenho|uso|temos|usamos)\b",),
     why_question=(
-        r"\bpor\s*qu[eê]\b|\bpq\b",
         r"\bo\s+que\s+(?:deu|estava)\s+errado\b",
         r"\bqual\s+(?:era|foi|é)\s+o\s+problema\b",
     ),
@@ -190,6 +193,12 @@ CUES = Cues(
         (
             r"^(?:corrigi|corrigimos|adicionei|adicionamos|implementei|implementamos|criei|criamos"
             r"|atualizei|atualizamos|removi|removemos|troquei|trocamos|ajustei|ajustamos)\b"
+        ),
+    ),
+    diagnosis=(
+        (
+            r"^(?!.*\bainda\b).*\b(?:porque|por\s+causa|exige|recusa|n[aã]o\s+(?:est[aá]"
+            r"\s+instalad|[eé]\s+suportad)|obsolet)"
         ),
     ),
 )

@@ -1,0 +1,63 @@
+"""Walk a session's messages in order and decide what to mine from each, with the context of
+the ones before it: the question a reply answers, the command that just failed, the pending
+tasks a compaction summary listed and whether work followed it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mem.extract import patterns
+from mem.extract.formats import Message
+from mem.extract.patterns import Candidate
+
+MIN_REPLY = 200  # shorter assistant text before the reply (a thought, a tool note) is not it
+SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rules decide
+# A compaction summary's pending tasks stand only if the session stopped there: the work that
+# follows a summary is that list being done, and only the final report says what is left.
+WORK_AFTER_SUMMARY = 2
+
+
+class Capture:
+    """The mining state of one session."""
+
+    def __init__(self) -> None:
+        self.asked_why = False  # the person's last prompt asked what went wrong
+        self.undone: set[str] = set()  # commits taken back (aider's `/undo`)
+        self.pending: list[Candidate] = []  # a compaction summary's tasks, until the end
+        self.work_after_summary = 0
+
+    def mine(self, message: Message, text: str) -> list[Candidate]:
+        """The candidates in one message (its text already redacted)."""
+        if message.role == "undo":
+            self.undone.update(message.commits)
+        if self.pending and message.role == "assistant":
+            self.work_after_summary += bool(text.strip() or message.files or message.commits)
+        if not text.strip():
+            return []
+        if message.role == "user":
+            self.asked_why = patterns.is_why_question(text)
+            return list(patterns.from_person(text))
+        if message.role == "summary":
+            return list(self.from_summary(text))
+        default = None
+        if self.asked_why and len(text) <= SHORT_ANSWER:
+            default = ("lessons", "lesson")  # the answer to "what went wrong?" explains a cause
+        if len(text) >= MIN_REPLY:
+            self.asked_why = False  # the reply came; thinking before it does not count
+        found = list(patterns.extract(text, default))
+        if message.after_failure and not found:
+            found = patterns.diagnosis(text)
+        return found
+
+    def from_summary(self, text: str) -> Iterator[Candidate]:
+        """A compaction summary, mined section by section; its pending tasks wait for the end,
+        since the session that follows often does them."""
+        for candidate in patterns.extract(text):
+            if candidate.category == "tasks":
+                self.pending.append(candidate)
+            else:
+                yield candidate
+
+    def finish(self) -> list[Candidate]:
+        """What only the whole session tells: the pending tasks it left."""
+        return self.pending if self.work_after_summary < WORK_AFTER_SUMMARY else []
