@@ -23,15 +23,19 @@ TOKENS = re.compile(r"^[\d,]+$")
 def read(lines: Iterable[str]) -> Iterator[Message]:
     """Yield the prompt, the agent's messages (the final answer, printed first, only once), the
     files its patches touched, commits in command output and the tokens used."""
-    role = "assistant"  # before the banner: the final answer `codex exec` printed on stdout
+    role = "final"  # before the banner: the final answer `codex exec` printed on stdout
     prose: list[str] = []
     session = ""
     seen: set[str] = set()  # the final answer comes again at the end of the log
+    final = ""  # printed first, but the last word: read it last, unless the log repeats it
 
     def flush() -> Iterator[Message]:
+        nonlocal final
         text = "".join(prose).strip()
         prose.clear()
-        if role in ("assistant", "user") and text and text not in seen:
+        if role == "final":
+            final = text
+        elif role in ("assistant", "user") and text and text not in seen:
             seen.add(text)
             yield Message(role, text + "\n", session=session)
 
@@ -67,3 +71,5 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             continue
         prose.append(line)
     yield from flush()
+    if final and final not in seen:
+        yield Message("assistant", final + "\n", session=session)

@@ -479,7 +479,7 @@ def read_aider(lines: Iterable[str]) -> Iterator[Message]:
                 yield from flush()
             # `/diff`, `/undo`: commands to aider; `/ask …` is repeated as the next line.
             if not line[4:].lstrip().startswith("/"):
-                user.append(line[4:].strip())
+                user.append(line[5:].rstrip())  # indented lines stay code
         elif line.startswith(">"):
             if user or assistant:
                 yield from flush()

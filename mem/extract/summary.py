@@ -6,13 +6,58 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mem.extract.cues import compiled
 from mem.extract.formats import Message
-from mem.extract.patterns import MAX_CHARS, Candidate, cap, clean, prose_units
+from mem.extract.patterns import (
+    BULLET,
+    MARKER,
+    MAX_CHARS,
+    Candidate,
+    cap,
+    classify,
+    clean,
+    is_narration,
+    prose_units,
+)
 
 SUMMARY_LINE = re.compile(
     r"^\s*\**(?:summary|resumo)\**\s*:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE
 )
+SUMMARY_HEADING = re.compile(
+    r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"
+    r"|(?:here's\s+)?(?:a\s+)?summary\s+of\s+(?:what|the\s+changes)"
+    r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated))\b",
+    re.IGNORECASE,
+)
+SUMMED_ITEMS = 3
+ROUTINE_COMMIT = re.compile(
+    r"^(?:style|chore|docs?|ci|build|wip)\b(?:\([^)]*\))?!?:", re.IGNORECASE
+)
+CODE_LIKE = re.compile(r"(?:^|\s)[\w.]+\s*=\s*\S|[;{}]|\)\)$|^\S+\.\w+:\d+")
+# A status line is no account of the work: "All 214 tests pass", "Done.", "Committed."
+STATUS_ONLY = re.compile(
+    r"^(?:all\s+)?(?:\d+\s+)?(?:tests?|checks?|specs?)\b.{0,30}\b(?:pass|passed|green|ok)\b"
+    r"|^(?:done|finished|complete|completed|committed|pushed|ok|okay)\b[.!]?$"
+    r"|^(?:you're\s+welcome|thanks|thank\s+you|glad|happy\s+to\s+help|you're\s+right)\b"
+    r"|\b(?:was|were|is|are)\s+already\b",
+    re.IGNORECASE,
+)
+# Files and commits a report names in prose: "I fixed it in src/cart/totals.py", "Committed as 9f3e1ab".
+PROSE_PATH = re.compile(
+    r"(?<![\w/.-])`?((?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8}|[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|rb|java|kt"
+    r"|swift|c|h|cpp|cs|php|md|yml|yaml|toml|json|sql|sh|css|html|vue|svelte))`?(?![\w/])"
+)
+CHANGE_VERB = re.compile(
+    r"\b(?:fixed|changed|updated|added|edited|modified|created|wrote|moved|renamed|deleted|removed"
+    r"|refactored|touched|corrigi|alterei|criei|adicionei|修改|新增|更新)",
+    re.IGNORECASE,
+)
+PROSE_COMMIT = re.compile(
+    r"\b(?:committed|commit)\s+(?:as\s+|in\s+|it\s+as\s+)?`?(?P<sha>[0-9a-f]{7,40})`?\b",
+    re.IGNORECASE,
+)
 MAX_LISTED = 12  # items per list in a handoff; the rest are counted
+RECENT_REPORTS = 6  # how many of the last assistant messages may hold the final report
 
 
 @dataclass
@@ -20,7 +65,7 @@ class SessionSummary:
     """Accumulates what a session did while its output streams past."""
 
     summary_line: str = ""
-    last_text: str = ""
+    reports: list[str] = field(default_factory=list)  # the last assistant texts, newest last
     first_prompt: str = ""
     decisions: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -29,6 +74,7 @@ class SessionSummary:
     next_steps: list[str] = field(default_factory=list)
     input_tokens: int = 0
     output_tokens: int = 0
+    failed: bool = False
 
     def drop_commits(self, shas: set[str]) -> None:
         """Forget commits the session took back (`/undo`)."""
@@ -38,20 +84,19 @@ class SessionSummary:
         """Fold one message and what was extracted from it into the summary."""
         self.input_tokens += message.input_tokens
         self.output_tokens += message.output_tokens
+        self.failed = self.failed or message.failed
         for path in message.files:
-            short = shorten(path)
-            if short not in self.files:
-                self.files.append(short)
+            self.add_file(path)
         for commit in message.commits if message.role != "undo" else ():
-            if commit not in self.commits:
-                self.commits.append(commit)
+            self.add_commit(commit)
         if message.role == "user" and not self.first_prompt and message.text.strip():
             self.first_prompt = message.text
         if message.role in ("assistant", "result") and message.text.strip():
             found = SUMMARY_LINE.findall(message.text)
             if found:
                 self.summary_line = cap(clean(found[-1]))
-            self.last_text = message.text
+            self.reports = [*self.reports[-(RECENT_REPORTS - 1) :], message.text]
+            self.named_in_prose(message.text)
         for candidate in candidates:
             target = {"decisions": self.decisions}.get(candidate.category)
             if candidate.category == "tasks":
@@ -59,27 +104,94 @@ class SessionSummary:
             if target is not None and candidate.text not in target:
                 target.append(candidate.text)
 
+    def add_file(self, path: str) -> None:
+        short = shorten(path)
+        if short not in self.files:
+            self.files.append(short)
+
+    def add_commit(self, commit: str) -> None:
+        sha = commit.split(" ", 1)[0]
+        # A commit named in prose ("Committed as 9f3e1ab") may come before or after its subject.
+        known = [c for c in self.commits if c.split(" ", 1)[0] == sha]
+        if not known:
+            self.commits.append(commit)
+        elif " " in commit and " " not in known[0]:
+            self.commits[self.commits.index(known[0])] = commit
+
+    def named_in_prose(self, text: str) -> None:
+        """Files and commits a report names in its sentences rather than in tool calls."""
+        for unit in prose_units(text):
+            sentence = unit.text
+            for match in PROSE_COMMIT.finditer(sentence):
+                self.add_commit(match["sha"][:7])
+            if CHANGE_VERB.search(sentence):
+                for match in PROSE_PATH.finditer(sentence):
+                    if "://" not in sentence[max(0, match.start() - 10) : match.start()]:
+                        self.add_file(match.group(1))
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether the agent said nothing and changed nothing: no handoff to write."""
+        return not (self.reports or self.files or self.commits)
+
     @property
     def what(self) -> str:
-        """The `SUMMARY:` line, else the first sentence of the agent's final message, else what
-        the person asked for."""
+        """What the session did: the `SUMMARY:` line, else a report's own summary (a heading or
+        a line such as "Summary of what was done:" and the items under it), else the final
+        report's account of the work ("I fixed …"), else the commits made, else the final
+        report's first real sentence."""
         if self.summary_line:
             return self.summary_line
-        for text, lead in ((self.last_text, ""), (self.first_prompt, "Asked: ")):
+        for text in reversed(self.reports):
+            summed = summed_up(text)
+            if summed:
+                return summed
+        cues = compiled()
+        told = fallback = ""
+        for text in reversed(self.reports):
             for unit in prose_units(text):
-                if unit.kind in ("heading", "title"):
+                sentence = clean(MARKER.sub("", strip_bullet(unit.text)))
+                if unit.kind in ("heading", "title") or len(sentence) < 15:
                     continue
-                sentence = clean(unit.text.lstrip("-*+ "))
-                if len(sentence) >= 15:
-                    return lead + cap(sentence)
+                if sentence.endswith(("?", ":", "：")) or is_narration(sentence, cues):
+                    continue
+                if not told and cues.outcome.search(sentence):
+                    told = cap(sentence)
+                if not fallback and not (
+                    STATUS_ONLY.search(sentence)
+                    or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
+                ):
+                    fallback = cap(sentence)
+            if told or fallback:
+                break  # the final report: older messages are the work on the way
+        subjects = [c.split(" ", 1)[1] for c in self.commits if " " in c]
+        subjects = [s for s in subjects if not ROUTINE_COMMIT.match(s)] or subjects
+        return told or cap("; ".join(subjects[-3:])) or fallback
+
+    @property
+    def asked(self) -> str:
+        """What the person asked for, in its first sentence."""
+        for unit in prose_units(self.first_prompt):
+            sentence = clean(MARKER.sub("", strip_bullet(unit.text)))
+            if (
+                unit.kind not in ("heading", "title")
+                and len(sentence) >= 10
+                and not CODE_LIKE.search(sentence)
+            ):
+                return cap(sentence)
         return ""
 
     def render(self) -> str:
-        """Write the handoff body, or '' when the session left nothing to hand off."""
-        if not (self.what or self.files or self.commits or self.decisions or self.unfinished):
+        """Write the handoff body, or '' when the session left nothing to hand off: nothing
+        said or changed, or a run that failed (it must not hide the last good handoff)."""
+        if self.failed or self.is_empty:
+            return ""
+        what = self.what
+        if not (what or self.files or self.commits or self.decisions or self.unfinished):
             return ""
         return render_handoff(
-            what=self.what,
+            what=what,
+            asked=self.asked,
             decisions=self.decisions,
             files=self.files,
             commits=self.commits,
@@ -91,6 +203,7 @@ class SessionSummary:
 
 def render_handoff(
     what: str,
+    asked: str = "",
     decisions: Sequence[str] = (),
     files: Sequence[str] = (),
     commits: Sequence[str] = (),
@@ -100,6 +213,8 @@ def render_handoff(
 ) -> str:
     """A handoff body: `**What:**`, then a list per non-empty part, then the token count."""
     parts = [f"**What:** {what or '(no summary given)'}"]
+    if asked and asked != what:
+        parts.append(f"**Asked:** {asked}")
     for title, items in (
         ("Decisions", decisions),
         ("Files changed", files),
@@ -115,6 +230,36 @@ def render_handoff(
     if tokens[0] or tokens[1]:
         parts.append(f"**Tokens:** {tokens[0]:,} in, {tokens[1]:,} out")
     return "\n\n".join(parts)[: MAX_CHARS * 12]
+
+
+def strip_bullet(text: str) -> str:
+    marker = BULLET.match(text)
+    return text[marker.end() :] if marker else text
+
+
+def summed_up(text: str) -> str:
+    """The items a report lists under its own summary, joined: "Updated X; Created Y"."""
+    items: list[str] = []
+    under = -1  # the indent of the summary's items, once the summary is found
+    for unit in prose_units(text):
+        bare = clean(MARKER.sub("", strip_bullet(unit.text))).strip("*#: ")
+        if not items and under == -1:
+            if SUMMARY_HEADING.match(bare) and (
+                unit.kind in ("heading", "title") or unit.text.rstrip().endswith(":")
+            ):
+                under = -2  # the next list items are the summary's
+            continue
+        if unit.kind != "bullet":
+            if items:
+                break
+            continue
+        if under == -2:
+            under = unit.indent
+        if unit.indent == under:
+            items.append(bare)
+        if len(items) == SUMMED_ITEMS:
+            break
+    return cap("; ".join(items))
 
 
 def shorten(path: str) -> str:

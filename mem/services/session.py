@@ -70,11 +70,11 @@ def write_handoff(
         if parts.is_empty()
         else render_handoff(
             parts.what.strip(),
-            parts.decisions,
-            parts.files,
-            parts.commits,
-            parts.unfinished,
-            parts.next_steps,
+            decisions=parts.decisions,
+            files=parts.files,
+            commits=parts.commits,
+            unfinished=parts.unfinished,
+            next_steps=parts.next_steps,
         )
     )
     if not body:
