@@ -173,6 +173,7 @@ class CommitReport(NamedTuple):
     redactions: int
     dry_run: bool
     empty_input: bool
+    already_committed: int = 0  # messages the ledger says were committed before
 
 
 class Checkpoint(NamedTuple):

@@ -310,12 +310,16 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
             "archived": [entry_payload(entry) for entry in report.archived],
             "handoff": entry_payload(report.handoff) if report.handoff else None,
             "redactions": report.redactions,
+            "already_committed": report.already_committed,
             "by_category": counts,
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return
     if report.empty_input:
         say("nothing to store: the input was empty")
+        return
+    if report.already_committed == report.messages:
+        say(f"nothing new: all {report.messages} messages were already committed")
         return
     verb = "would add" if report.dry_run else "added"
     headline = (

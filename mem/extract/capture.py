@@ -26,6 +26,15 @@ class Capture:
         self.pending: list[Candidate] = []  # a compaction summary's tasks, until the end
         self.work_after_summary = 0
 
+    def follow(self, message: Message) -> None:
+        """Keep the context of a message committed before, without mining it again."""
+        if message.role == "undo":
+            self.undone.update(message.commits)
+        elif message.role == "user" and message.text.strip():
+            self.asked_why = patterns.is_why_question(message.text)
+        elif message.role == "assistant" and len(message.text) >= MIN_REPLY:
+            self.asked_why = False
+
     def mine(self, message: Message, text: str) -> list[Candidate]:
         """The candidates in one message (its text already redacted)."""
         if message.role == "undo":

@@ -457,13 +457,14 @@ def read_aider(lines: Iterable[str]) -> Iterator[Message]:
     """Aider's chat log: `#### ` user lines, `> ` tool output, assistant markdown."""
     assistant: list[str] = []
     user: list[str] = []
+    session = ""  # "aider <start time>" of the session being read
 
     def flush() -> Iterator[Message]:
         if user:
-            yield Message("user", "\n".join(user))
+            yield Message("user", "\n".join(user), session=session)
             user.clear()
         if assistant:
-            yield Message("assistant", "".join(assistant))
+            yield Message("assistant", "".join(assistant), session=session)
             assistant.clear()
 
     fenced = False  # inside a code block of the assistant's (a SEARCH/REPLACE block has `>>>`)
@@ -474,6 +475,7 @@ def read_aider(lines: Iterable[str]) -> Iterator[Message]:
             assistant.append(line)
         elif line.startswith("# aider chat started at"):
             yield from flush()
+            session = "aider " + line.removeprefix("# aider chat started at").strip()
         elif line.startswith("####"):
             if assistant:
                 yield from flush()

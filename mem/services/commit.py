@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -17,28 +18,35 @@ from mem.extract.summary import SessionSummary
 from mem.model import SHARED_FOLDER, CommitReport, Entry
 from mem.services.add import check_others_unchanged, set_header
 from mem.vault import entries as entry_codec
-from mem.vault import layout, state, store
+from mem.vault import layout, ledger, state, store
 
 SOURCE = "commit"
 MAX_CANDIDATES = 500  # per run: a runaway log must not become a runaway memory
 MAX_FACTS = 50  # per agent; the least reinforced, oldest go to the archive
+SESSION_LINES = 3  # the first lines that name a session the input gives no id for
 PROMOTE_AT = 3  # times a fact is reinforced before every agent should know it
 
 
 @dataclass
 class Batch:
-    """Candidates gathered from one run's output, deduplicated among themselves."""
+    """Candidates gathered from one run's output, deduplicated among themselves and against
+    what the ledger says this session already stored."""
 
     by_category: dict[str, list[patterns.Candidate]] = field(default_factory=dict)
     count: int = 0
+    keys: list[str] = field(default_factory=list)
 
-    def add(self, candidate: patterns.Candidate) -> None:
+    def add(self, candidate: patterns.Candidate, session: str, stored: frozenset[str]) -> None:
+        key = candidate_key(session, candidate)
+        if key in stored or key in self.keys:
+            return  # a message that grew since the last run still holds what was stored
         kept = self.by_category.setdefault(candidate.category, [])
         if self.count >= MAX_CANDIDATES or any(
             dedupe.is_same(candidate.text, other.text) for other in kept
         ):
             return
         kept.append(candidate)
+        self.keys.append(key)
         self.count += 1
 
 
@@ -68,7 +76,9 @@ def commit(
 ) -> CommitReport:
     """Read agent output line by line, extract, redact, dedupe and store what is worth keeping.
 
-    With `hand_off` off (an interrupted run), no handoff is written and the checkpoint stays.
+    Input committed before adds, reinforces and hands off nothing (the ledger); a run that was
+    killed is completed, at its first moment, by committing the same input again. With
+    `hand_off` off (an interrupted run), no handoff is written and the checkpoint stays.
     """
     agent = check_agent(settings.agent)
     vault = settings.require_vault()
@@ -76,79 +86,161 @@ def commit(
         raise InvalidInput(
             f"unknown format {output_format!r}; use auto or one of {', '.join(formats.FORMATS)}"
         )
-    moment = now or datetime.now(UTC)
     head, rest = peek(iter(lines))
     fmt = formats.detect(head) if output_format == "auto" else output_format
-    batch = Batch()
-    summary = SessionSummary()
-    capture = Capture()
-    redactions = messages = 0
-    seen_text = False
-    counter = [0]  # redactions in paths and commit subjects
-    for message in formats.read(fmt, chain(head, rest)):
-        messages += 1
-        text, found = redact(message.text) if message.text else ("", 0)
-        redactions += found
-        # Commit subjects and paths reach the handoff too: a secret can hide in either.
-        files = tuple(redacted(path, counter) for path in message.files)
-        commits = tuple(redacted(commit, counter) for commit in message.commits)
-        seen_text = seen_text or bool(text.strip() or files or commits)
-        candidates = capture.mine(message._replace(commits=commits), text)
-        for candidate in candidates:
-            batch.add(candidate)
-        summary.take(
-            formats.Message(
-                message.role,
-                text,
-                files,
-                commits,
-                message.input_tokens,
-                message.output_tokens,
-            ),
-            candidates,
+    known = ledger.read(vault, agent)
+    reading = read_session(formats.read(fmt, chain(head, rest)), known)
+    if not reading.seen_text:
+        return CommitReport(
+            fmt,
+            reading.messages,
+            (),
+            (),
+            (),
+            (),
+            None,
+            reading.redactions,
+            dry_run,
+            True,
+            reading.skipped,
         )
-    for candidate in capture.finish():
-        batch.add(candidate)
-    summary.drop_commits(capture.undone)
-    redactions += counter[0]
-    if not seen_text:
-        return CommitReport(fmt, messages, (), (), (), (), None, redactions, dry_run, True)
-
+    if not reading.new_messages:
+        # All of it was committed before: nothing to add, reinforce or hand off.
+        return CommitReport(
+            fmt,
+            reading.messages,
+            (),
+            (),
+            (),
+            (),
+            None,
+            reading.redactions,
+            dry_run,
+            False,
+            reading.skipped,
+        )
+    run = run_id(reading)
+    # A run killed before it finished: this one completes it, at its moment, so what it stored
+    # then is recognised and not counted again.
+    earlier = ledger.resumable(known, reading.new_messages)
+    resumed = earlier is not None
+    moment = earlier[1] if earlier else (now or datetime.now(UTC))
+    if not dry_run:
+        ledger.begin(
+            vault, agent, run, moment, reading.session, reading.new_messages, reading.candidate_keys
+        )
     added: list[Entry] = []
     reinforced: list[Entry] = []
-    for category, candidates in batch.by_category.items():
+    for category, candidates in reading.batch.by_category.items():
         result = store_candidates(
-            vault, layout.file_ref(agent, category), candidates, moment, dry_run
+            vault, layout.file_ref(agent, category), candidates, moment, dry_run, resumed=resumed
         )
         added += result.added
         reinforced += result.reinforced
     handoff = None
-    body = summary.render() if hand_off else ""
+    body = reading.summary.render() if hand_off else ""
     if body:
-        handoff = store_candidates(
-            vault,
-            layout.file_ref(agent, "handoffs"),
-            [patterns.Candidate("handoffs", "handoff", body)],
-            moment,
-            dry_run,
-            dedupe_=False,
-        ).added[0]
+        handoff = store_handoff(
+            vault, agent, body, moment, dry_run, known.handoffs.get(reading.session), resumed
+        )
         if not dry_run:
             state.clear_checkpoint(vault, agent)  # the handoff says where things stand now
     archived = [] if dry_run else cap_facts(vault, agent)
     promoted = [] if dry_run else promote_facts(vault, agent, moment)
+    if not dry_run:
+        ledger.finish(
+            vault, agent, run, handoff.id if handoff else known.handoffs.get(reading.session)
+        )
     return CommitReport(
         fmt,
-        messages,
+        reading.messages,
         tuple(added),
         tuple(reinforced),
         tuple(promoted),
         tuple(archived),
         handoff,
-        redactions,
+        reading.redactions,
         dry_run,
         False,
+        reading.skipped,
     )
+
+
+@dataclass
+class Reading:
+    """One pass over the input: what is new since the ledger, and what it says."""
+
+    batch: Batch = field(default_factory=Batch)
+    summary: SessionSummary = field(default_factory=SessionSummary)
+    messages: int = 0
+    skipped: int = 0  # messages committed before
+    redactions: int = 0
+    seen_text: bool = False
+    session: str = ""  # the session id the input names, else the hash of its first message
+    new_messages: list[str] = field(default_factory=list)  # hashes
+    candidate_keys: list[str] = field(default_factory=list)
+
+
+def read_session(stream: Iterable[formats.Message], known: ledger.Ledger) -> Reading:
+    """Redact and mine every message not committed before; sum the whole session up."""
+    reading = Reading()
+    capture = Capture()
+    counter = [0]  # redactions in paths and commit subjects
+    for message in stream:
+        reading.messages += 1
+        digest = message_hash(message)
+        if not reading.session and (message.session or message.text.strip()):
+            reading.session = message.session or opening(message.text)
+        text, found = redact(message.text) if message.text else ("", 0)
+        reading.redactions += found
+        # Commit subjects and paths reach the handoff too: a secret can hide in either.
+        files = tuple(redacted(path, counter) for path in message.files)
+        commits = tuple(redacted(commit, counter) for commit in message.commits)
+        reading.seen_text = reading.seen_text or bool(text.strip() or files or commits)
+        clean = message._replace(text=text, files=files, commits=commits)
+        if digest in known.messages:
+            reading.skipped += 1
+            capture.follow(clean)
+            reading.summary.take(clean, [])
+            continue
+        if digest not in reading.new_messages:
+            reading.new_messages.append(digest)
+        candidates = capture.mine(clean, text)
+        for candidate in candidates:
+            reading.batch.add(candidate, reading.session, known.candidates)
+        reading.summary.take(clean, candidates)
+    for candidate in capture.finish():
+        reading.batch.add(candidate, reading.session, known.candidates)
+    reading.summary.drop_commits(capture.undone)
+    reading.redactions += counter[0]
+    reading.candidate_keys = reading.batch.keys
+    return reading
+
+
+def opening(text: str) -> str:
+    """A session with no id of its own is known by its first lines, which stay the same while
+    its output grows (a log appended to, a chat history)."""
+    first = [line.strip() for line in text.splitlines() if line.strip()][:SESSION_LINES]
+    return hashlib.sha1("\n".join(first).encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
+
+
+def message_hash(message: formats.Message) -> str:
+    """What identifies a message across runs: its role, prose, files and commits."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    # Trailing white space is not content: a resent input may end with one newline more.
+    for part in (message.role, message.text.strip(), *message.files, "\0", *message.commits):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\x1f")
+    return digest.hexdigest()[:20]
+
+
+def candidate_key(session: str, candidate: patterns.Candidate) -> str:
+    text = f"{session}\x1f{candidate.category}\x1f{dedupe.normalise(candidate.text)}"
+    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
+
+
+def run_id(reading: Reading) -> str:
+    text = "\x1f".join([reading.session, *reading.new_messages])
+    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
 
 
 def redacted(text: str, counter: list[int]) -> str:
@@ -180,9 +272,12 @@ def store_candidates(
     candidates: list[patterns.Candidate],
     moment: datetime,
     dry_run: bool,
-    dedupe_: bool = True,
+    resumed: bool = False,
 ) -> FileResult:
-    """Under the file's lock, reinforce what it already holds and insert what is new."""
+    """Under the file's lock, reinforce what it already holds and insert what is new.
+
+    A resumed run (the same input, killed before) finds what it stored then by its moment: an
+    entry it added, or reinforced, at that moment is not counted again."""
     result = FileResult()
     folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
 
@@ -195,9 +290,12 @@ def store_candidates(
         times: dict[str, int] = {}
         blocks: list[str] = []
         new_ids: list[str] = []
+        stamp = entry_codec.format_date(moment)
         for candidate in candidates:
-            twin = find_twin(live, candidate.text) if dedupe_ else None
+            twin = find_twin(live, candidate.text)
             if twin is not None:
+                if resumed and stamp in (entry_codec.format_date(twin.date), twin.get("seen")):
+                    continue  # stored, or reinforced, by this very run before it was killed
                 times[twin.id] = times.get(twin.id, 0) + 1
                 continue
             entry_id = entry_codec.new_entry_id(moment)
@@ -232,6 +330,55 @@ def store_candidates(
     else:
         store.update(vault, ref.path, merge)
     return result
+
+
+def store_handoff(
+    vault: Path,
+    agent: str,
+    body: str,
+    moment: datetime,
+    dry_run: bool,
+    replaces: str | None,
+    resumed: bool,
+) -> Entry:
+    """Write the session's handoff: in place of the one an earlier run wrote for the same
+    session (moved to the top, same id), else as a new entry."""
+    ref = layout.file_ref(agent, "handoffs")
+    found: list[Entry] = []
+
+    def merge(old: str) -> str:
+        found.clear()
+        text = old or entry_codec.new_file_text(agent, "handoffs")
+        parsed = entry_codec.parse_ref(text, ref)
+        stamp = entry_codec.format_date(moment)
+        for span in parsed.spans:
+            if (
+                resumed
+                and entry_codec.format_date(span.entry.date) == stamp
+                and (span.entry.body.strip() == entry_codec.clean_body(body).strip())
+            ):
+                found.append(span.entry)  # written by this run before it was killed
+                return text
+        entry_id = entry_codec.new_entry_id(moment)
+        earlier = parsed.span_of(replaces) if replaces else None
+        if earlier is not None:
+            entry_id = earlier.entry.id
+            text = entry_codec.without_entry(parsed, earlier)
+            parsed = entry_codec.parse_ref(text, ref)
+        block = entry_codec.render_entry(
+            entry_id, moment, (), body, (("kind", "handoff"), ("source", SOURCE))
+        )
+        text = entry_codec.insert_entry(parsed, block)
+        written = entry_codec.parse_ref(text, ref).span_of(entry_id)
+        if written is not None:
+            found.append(written.entry)
+        return text
+
+    if dry_run:
+        merge(store.read_text(vault, ref.path))
+    else:
+        store.update(vault, ref.path, merge)
+    return found[0]
 
 
 def find_twin(entries: list[Entry], text: str) -> Entry | None:

@@ -1,0 +1,143 @@
+"""What `mem commit` has already stored, per agent, in `.mem/state/<agent>/ledger.jsonl`.
+
+Hooks send a whole transcript again on every turn and Aider's history file only grows, so the
+same input reaching `mem commit` twice is the normal case: the ledger lets it add, reinforce and
+hand off nothing the second time. Each run appends a `started` line (with its moment and what
+it will store) before it writes anything, and a `done` line after; a run killed in between is
+found unfinished and completed by running the same input again, at the same moment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from mem.vault import store
+from mem.vault.layout import inside
+from mem.vault.state import STATE_FOLDER
+
+
+class Ledger(NamedTuple):
+    """What earlier runs committed."""
+
+    messages: frozenset[str]  # hashes of the messages already read and stored
+    candidates: frozenset[str]  # hashes (per session) of what was stored from them
+    handoffs: dict[str, str]  # session -> the id of its handoff entry
+    unfinished: dict[str, tuple[datetime, frozenset[str]]]  # run -> (moment, messages), for
+    # runs that started and never finished
+
+
+EMPTY = Ledger(frozenset(), frozenset(), {}, {})
+
+
+def ledger_path(agent: str) -> str:
+    return f"{STATE_FOLDER}/{agent}/ledger.jsonl"
+
+
+def read(vault: Path, agent: str) -> Ledger:
+    """Everything the agent's ledger records; a line cut short by a kill is skipped."""
+    raw = store.read_text(vault, ledger_path(agent))
+    if not raw:
+        return EMPTY
+    started: dict[str, dict[str, object]] = {}
+    done: set[str] = set()
+    handoffs: dict[str, str] = {}
+    for line in raw.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("run"), str):
+            continue
+        run = record["run"]
+        if record.get("state") == "started":
+            started[run] = record
+        elif record.get("state") == "done" and run in started:
+            done.add(run)
+            handoff = record.get("handoff")
+            if isinstance(handoff, str) and handoff:
+                handoffs[str(started[run].get("session", ""))] = handoff
+    messages: set[str] = set()
+    candidates: set[str] = set()
+    unfinished: dict[str, tuple[datetime, frozenset[str]]] = {}
+    for run, record in started.items():
+        if run in done:
+            messages.update(strings(record.get("messages")))
+            candidates.update(strings(record.get("candidates")))
+            continue
+        try:
+            moment = datetime.fromisoformat(str(record.get("at")))
+        except ValueError:
+            continue
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        unfinished[run] = (moment, frozenset(strings(record.get("messages"))))
+    return Ledger(frozenset(messages), frozenset(candidates), handoffs, unfinished)
+
+
+def strings(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def begin(
+    vault: Path,
+    agent: str,
+    run: str,
+    moment: datetime,
+    session: str,
+    messages: list[str],
+    candidates: list[str],
+) -> None:
+    """Record that a run is about to store what it found."""
+    append(
+        vault,
+        agent,
+        {
+            "run": run,
+            "state": "started",
+            "at": moment.astimezone(UTC).isoformat(),
+            "session": session,
+            "messages": messages,
+            "candidates": candidates,
+        },
+    )
+
+
+def finish(vault: Path, agent: str, run: str, handoff: str | None) -> None:
+    """Record that a run stored everything (and which handoff stands for its session)."""
+    append(vault, agent, {"run": run, "state": "done", "handoff": handoff})
+
+
+def resumable(known: Ledger, messages: list[str]) -> tuple[str, datetime] | None:
+    """An unfinished run whose messages are all among these: this run completes it."""
+    reading = set(messages)
+    for run, (moment, earlier) in known.unfinished.items():
+        if earlier and earlier <= reading:
+            return run, moment
+    return None
+
+
+def append(vault: Path, agent: str, record: dict[str, object]) -> None:
+    relative = ledger_path(agent)
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    with store.locked(vault, relative):
+        target = inside(vault, relative)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("a", encoding="utf-8") as handle:
+                # A line cut short by a crash is skipped on read; start on a fresh line after it.
+                if handle.tell() and not ends_with_newline(target):
+                    handle.write("\n")
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise store.explain_os_error(exc, relative) from exc
+
+
+def ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
