@@ -1,12 +1,16 @@
-"""Time and memory of `mem commit` on a large Claude Code transcript (a benchmark, not a test).
+"""Time and memory of `mem commit` on large input (a benchmark, not a test).
 
     python bench/commit_perf.py            # a 5 MB and a 50 KB synthetic transcript
+    python bench/commit_perf.py --real     # a 5 MB and a 50 KB Aider history of real sessions
 
-It writes seeded synthetic transcripts in the shape of Claude Code's JSONL (user prompts,
-assistant text with decisions and lessons, Edit/Write/Bash tool calls and their results, usage),
-commits each into a fresh vault with the real `mem` command, and reports the wall time and the
-peak resident memory (from GNU time) of each run. Goals: the 5 MB commit in at most 2 s, and
-its peak RSS within 50 MB of the 50 KB one (memory stays flat: input is streamed).
+By default it writes seeded synthetic transcripts in the shape of Claude Code's JSONL (user
+prompts, assistant text with decisions and lessons, Edit/Write/Bash tool calls and their results,
+usage). With `--real` it builds an Aider chat history from the real histories in `../shared`
+(`formats/aider/` and the Aider sessions of `bench/capture-dev/`), repeated under new session
+start lines until it is large enough: real prose, code blocks and tool output. Each input is
+committed into a fresh vault with the real `mem` command; it reports the wall time and the peak
+resident memory (from GNU time) of each run. Goals: the 5 MB commit in at most 2 s, and its peak
+RSS within 50 MB of the 50 KB one (memory stays flat: input is streamed).
 """
 
 from __future__ import annotations
@@ -137,6 +141,27 @@ def write_transcript(path: Path, size: int, seed: int) -> None:
             n += 1
 
 
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+
+
+def write_real_history(path: Path, size: int) -> None:
+    """Real Aider sessions, one after another, each under a start line of its own."""
+    sources = sorted((SHARED / "formats" / "aider").glob("*.aider.chat.history.md"))
+    sources += sorted((SHARED / "bench" / "capture-dev").glob("aider-*.md"))
+    if not sources:
+        raise SystemExit(f"commit_perf: no Aider histories under {SHARED}")
+    texts = [source.read_text(encoding="utf-8") for source in sources]
+    written = n = 0
+    with path.open("w", encoding="utf-8") as handle:
+        while written < size:
+            text = texts[n % len(texts)].replace(
+                "# aider chat started at ", f"# aider chat started at 2026-01-{n % 28 + 1:02d} "
+            )
+            handle.write(text)
+            written += len(text.encode())
+            n += 1
+
+
 def mem_command() -> list[str]:
     script = Path(sys.executable).parent / "mem"
     return [str(script)] if script.exists() else [sys.executable, "-m", "mem"]
@@ -180,6 +205,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--real", action="store_true", help="real Aider sessions, not synthetic")
     args = parser.parse_args()
     if not Path("/usr/bin/time").exists():
         print("commit_perf: needs GNU time at /usr/bin/time", file=sys.stderr)
@@ -188,11 +214,15 @@ def main() -> int:
     try:
         results = {}
         for label, size in (("50 KB", 50_000), ("5 MB", 5_000_000)):
-            transcript = workdir / f"t{size}.jsonl"
-            write_transcript(transcript, size, args.seed)
+            if args.real:
+                transcript = workdir / f"h{size}.aider.chat.history.md"
+                write_real_history(transcript, size)
+            else:
+                transcript = workdir / f"t{size}.jsonl"
+                write_transcript(transcript, size, args.seed)
             runs = [measure(transcript, workdir) for _ in range(args.runs)]
             results[label] = (sorted(r[0] for r in runs)[len(runs) // 2], max(r[1] for r in runs))
-        print(f"{'transcript':<12}{'median s':>10}{'peak RSS MiB':>14}")
+        print(f"{'input':<12}{'median s':>10}{'peak RSS MiB':>14}")
         for label, (seconds, rss) in results.items():
             print(f"{label:<12}{seconds:>10.2f}{rss / 1024:>14.1f}")
         big_s, big_rss = results["5 MB"]

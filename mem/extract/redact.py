@@ -34,10 +34,21 @@ def redact(text: str) -> tuple[str, int]:
     again on its own output finds nothing more.
     """
     total = 0
-    for hints, pattern, replace in _rules():
-        if hints and not any(hint in text for hint in hints):
-            continue
-        text, count = _substitute(pattern, replace, text)
+    folded = ""  # the text in lower case, for the rules whose hints ignore case
+    for hints, pattern, replace, by_line in _rules():
+        if by_line:
+            # A key/value rule tries every word start; run it on the lines that name a key.
+            text, count = _substitute_lines(pattern, replace, text, hints)
+        else:
+            if hints and hints[0].islower():
+                folded = folded or text.lower()
+                if not any(hint in folded for hint in hints):
+                    continue
+            elif hints and not any(hint in text for hint in hints):
+                continue
+            text, count = _substitute(pattern, replace, text)
+        if count:
+            folded = ""
         total += count
     return text, total
 
@@ -175,34 +186,67 @@ _IDENTIFIER = (
 _LETTERS = r"[A-Za-z_]+"
 _HEX_COLOUR = r"#[0-9a-fA-F]{3,8}"
 _SECRET_WORD = rf"(?i:{_STRONG_WORDS}|pass|pwd)"
+# Every key name a key/value rule recognises holds one of these, in any case.
+_KEY_WORDS = ("pass", "pwd", "secret", "token", "key")
 _LINE_END = r"[ \t]*(?:#|\r?(?:\n|\Z))"  # the end of the line, or a comment
 _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd"})
 
 
 @cache
-def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace], ...]:
+def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace, bool], ...]:
     """Compile on first use, not at import: `mem` starts before every agent launch.
 
     Order matters: blocks and prefixed tokens go first, so the looser key/value rules then
     find a marker where the secret was, and skip it instead of counting it twice.
     """
-    rules: list[tuple[tuple[str, ...], str, _Replace]] = [
-        (("PRIVATE KEY",), _PRIVATE_KEY, _whole("private-key")),
-        *((hints, pattern, _whole(kind, check)) for kind, hints, pattern, check in _TOKENS),
-        (("hooks.slack.com",), _SLACK_WEBHOOK, _secret_group("slack-webhook")),
-        (("://",), _CONNECTION, _secret_group("password", is_literal=True)),
-        (("curl",), _CURL_USER, _secret_group("password", is_literal=True)),
-        ((), _SQL_PASSWORD, _secret_group("password", is_literal=True)),
-        ((), _AUTH_HEADER, _replace_header),
-        ((), _BARE_BEARER, _secret_group("bearer-token", check=_has_letter_and_digit)),
-        (("name:",), _K8S_ENV, _replace_k8s_env),
-        ((), _LINE_ASSIGNMENT, _replace_line_assignment),
-        ((), _ASSIGNMENT, _replace_assignment),
+    # Hints in lower case are looked for in the text in lower case. Key/value rules run line
+    # by line, on the lines that hold one of their key words (every match sits on one line).
+    rules: list[tuple[tuple[str, ...], str, _Replace, bool]] = [
+        (("PRIVATE KEY",), _PRIVATE_KEY, _whole("private-key"), False),
+        *((hints, pattern, _whole(kind, check), False) for kind, hints, pattern, check in _TOKENS),
+        (("hooks.slack.com",), _SLACK_WEBHOOK, _secret_group("slack-webhook"), False),
+        (("://",), _CONNECTION, _secret_group("password", is_literal=True), False),
+        (("curl",), _CURL_USER, _secret_group("password", is_literal=True), False),
+        (
+            ("password", "identified"),
+            _SQL_PASSWORD,
+            _secret_group("password", is_literal=True),
+            False,
+        ),
+        (("authorization",), _AUTH_HEADER, _replace_header, False),
+        (
+            ("bearer",),
+            _BARE_BEARER,
+            _secret_group("bearer-token", check=_has_letter_and_digit),
+            False,
+        ),
+        (("name:",), _K8S_ENV, _replace_k8s_env, False),
+        (_KEY_WORDS, _LINE_ASSIGNMENT, _replace_line_assignment, True),
+        (_KEY_WORDS, _ASSIGNMENT, _replace_assignment, True),
     ]
-    return tuple((hints, re.compile(pattern), replace) for hints, pattern, replace in rules)
+    return tuple(
+        (hints, re.compile(pattern), replace, by_line) for hints, pattern, replace, by_line in rules
+    )
 
 
 # --- replacing ------------------------------------------------------------------------------
+
+
+def _substitute_lines(
+    pattern: re.Pattern[str], replace: _Replace, text: str, words: tuple[str, ...]
+) -> tuple[str, int]:
+    """`_substitute` on the lines that hold one of `words` (in any case); others stay as they
+    are."""
+    if not any(word in text.lower() for word in words):
+        return text, 0
+    lines = text.splitlines(keepends=True)
+    total = 0
+    for number, line in enumerate(lines):
+        folded = line.lower()
+        if any(word in folded for word in words):
+            lines[number], count = _substitute(pattern, replace, line)
+            total += count
+    return ("".join(lines), total) if total else (text, 0)
 
 
 def _substitute(pattern: re.Pattern[str], replace: _Replace, text: str) -> tuple[str, int]:

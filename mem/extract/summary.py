@@ -17,6 +17,7 @@ from mem.extract.patterns import (
     classify,
     clean,
     is_narration,
+    looks_like_output,
     prose_units,
 )
 
@@ -119,14 +120,24 @@ class SessionSummary:
             self.commits[self.commits.index(known[0])] = commit
 
     def named_in_prose(self, text: str) -> None:
-        """Files and commits a report names in its sentences rather than in tool calls."""
-        for unit in prose_units(text):
-            sentence = unit.text
-            for match in PROSE_COMMIT.finditer(sentence):
+        """Files and commits a report names in its sentences rather than in tool calls.
+
+        Read line by line outside code blocks, not sentence by sentence: this runs on every
+        message, and a path or a commit id never spans lines."""
+        if not (CHANGE_VERB.search(text) or "ommit" in text):
+            return
+        fenced = False
+        for line in text.splitlines():
+            if line.lstrip().startswith(("```", "~~~")):
+                fenced = not fenced
+                continue
+            if fenced or looks_like_output(line):
+                continue
+            for match in PROSE_COMMIT.finditer(line):
                 self.add_commit(match["sha"][:7])
-            if CHANGE_VERB.search(sentence):
-                for match in PROSE_PATH.finditer(sentence):
-                    if "://" not in sentence[max(0, match.start() - 10) : match.start()]:
+            if CHANGE_VERB.search(line):
+                for match in PROSE_PATH.finditer(line):
+                    if "://" not in line[max(0, match.start() - 10) : match.start()]:
                         self.add_file(match.group(1))
 
     @property

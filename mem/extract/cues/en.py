@@ -10,7 +10,7 @@ CUES = Cues(
             r"^next\s+steps?\s*:\s*\S",
             r"^(?:still\s+(?:need|needs|have)\s+to|remaining\s*:|left\s+to\s+do\s*:)",
             r"\bstill\s+(?:\S+\s+){0,3}(?:needs?|should|must|has\s+to|have\s+to)\b",
-            r"(?<!\bmight\s)(?<!\bmay\s)(?<!\bcould\s)\bneeds?\s+to\s+be\s+\w+",
+            r"\b(?<!\bmight\s)(?<!\bmay\s)(?<!\bcould\s)needs?\s+to\s+be\s+\w+",
             r"\bshould\s+(?:probably\s+)?(?:get|go|run|move|switch)\b",
             r"^(?:the)\s+[^,;:]{0,60}?\bstill\s+(?:doesn't|does\s+not|isn't|is\s+not)\s+\w+(?<!do)\b",
             # A check recommended and not yet done: "it would be ideal to run the suite on Windows".
@@ -67,7 +67,8 @@ CUES = Cues(
             r"\bsettled\s+on\b",
             r"\bopted\s+(?:for|to)\b",
             r"\b(?:we|i)(?:'ll|\s+will)\s+use\b",
-            r"(?:^|\b(?:we|i|to|will|'ll)\s+)use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
+            r"^use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
+            r"\b(?:we|i|to|will|'ll)\s+use\s+\S+(?:\s+\S+){0,4}\s+instead\s+of\b",
             r"\bswitch(?:ed|ing)\s+(?:from\s+\S+(?:\s+\S+){0,3}\s+)?to\b",
             r"\binstead\s+of\b.*\bbecause\b",
             # A value changed on purpose: "raised the timeout from 60s to 200s".
