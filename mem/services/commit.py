@@ -290,11 +290,10 @@ def store_candidates(
         times: dict[str, int] = {}
         blocks: list[str] = []
         new_ids: list[str] = []
-        stamp = entry_codec.format_date(moment)
         for candidate in candidates:
             twin = find_twin(live, candidate.text)
             if twin is not None:
-                if resumed and stamp in (entry_codec.format_date(twin.date), twin.get("seen")):
+                if resumed and stored_at(twin, moment):
                     continue  # stored, or reinforced, by this very run before it was killed
                 times[twin.id] = times.get(twin.id, 0) + 1
                 continue
@@ -390,8 +389,21 @@ def find_twin(entries: list[Entry], text: str) -> Entry | None:
 
 
 def reinforcement(entry: Entry, times: int, moment: datetime) -> dict[str, str | None]:
-    """The header change that records an entry seen `times` more times at `moment`."""
-    return {"reinforced": str(entry.reinforced + times), "seen": entry_codec.format_date(moment)}
+    """The header change that records an entry seen `times` more times at `moment` (to the
+    second: a run killed and run again must tell its own reinforcement from another's)."""
+    return {"reinforced": str(entry.reinforced + times), "seen": seen_stamp(moment)}
+
+
+def seen_stamp(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%dT%H:%M:%SZ}"
+
+
+def stored_at(entry: Entry, moment: datetime) -> bool:
+    """Whether the run of `moment` added this entry (its id starts with the moment's second)
+    or reinforced it (its `seen` is that second)."""
+    return entry.id.startswith(f"{moment.astimezone(UTC):%Y%m%d-%H%M%S}-") or (
+        entry.get("seen") == seen_stamp(moment)
+    )
 
 
 def cap_facts(vault: Path, agent: str) -> list[Entry]:
