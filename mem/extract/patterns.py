@@ -345,6 +345,8 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
         if found := pattern.search(probe):
             if slot == "warning" and facts_rule(probe[found.end() :].strip(), cues):
                 return Candidate("facts", "convention", cap(sentence))  # "Heads-up: X lives in Y"
+            if category == "tasks":
+                sentence = cues.task_label.sub("", sentence) or sentence
             return Candidate(category, kind, cap(sentence))
     if cues.narration.search(probe) and not cues.decided_in_passing.search(probe):
         return None
@@ -352,16 +354,9 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
         return None
     for pattern, _, category, kind in cues.rules:
         if pattern.search(probe):
-            text = sentence
             if category == "tasks":
-                text = re.sub(
-                    r"^(?:TODO|FIXME|Follow[- ]up|Pendente|A fazer|next\s+steps?"
-                    r"|pr[oó]ximo\s+passo)\s*[:\-]\s*",
-                    "",
-                    text,
-                    flags=re.IGNORECASE,
-                )
-            return Candidate(category, kind, cap(text))
+                sentence = cues.task_label.sub("", sentence) or sentence
+            return Candidate(category, kind, cap(sentence))
     return None
 
 

@@ -13,6 +13,7 @@ from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
 from mem.extract import dedupe, formats, patterns
 from mem.extract.capture import Capture
+from mem.extract.instructions import Instructions
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
 from mem.model import SHARED_FOLDER, CommitReport, Entry
@@ -89,7 +90,8 @@ def commit(
     head, rest = peek(iter(lines))
     fmt = formats.detect(head) if output_format == "auto" else output_format
     known = ledger.read(vault, agent)
-    reading = read_session(formats.read(fmt, chain(head, rest)), known)
+    instructions = Instructions(layout.instruction_texts(vault))
+    reading = read_session(formats.read(fmt, chain(head, rest)), known, instructions)
     if not reading.seen_text:
         return CommitReport(
             fmt,
@@ -181,8 +183,11 @@ class Reading:
     candidate_keys: list[str] = field(default_factory=list)
 
 
-def read_session(stream: Iterable[formats.Message], known: ledger.Ledger) -> Reading:
-    """Redact and mine every message not committed before; sum the whole session up."""
+def read_session(
+    stream: Iterable[formats.Message], known: ledger.Ledger, instructions: Instructions
+) -> Reading:
+    """Redact and mine every message not committed before; sum the whole session up. What
+    the project's instruction files already say is not stored again."""
     reading = Reading()
     capture = Capture()
     counter = [0]  # redactions in paths and commit subjects
@@ -205,7 +210,7 @@ def read_session(stream: Iterable[formats.Message], known: ledger.Ledger) -> Rea
             continue
         if digest not in reading.new_messages:
             reading.new_messages.append(digest)
-        candidates = capture.mine(clean, text)
+        candidates = [c for c in capture.mine(clean, text) if not instructions.restate(c.text)]
         for candidate in candidates:
             reading.batch.add(candidate, reading.session, known.candidates)
         reading.summary.take(clean, candidates)

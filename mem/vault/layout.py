@@ -170,3 +170,29 @@ def template_folder() -> Path:
         if (candidate / "mem.toml").is_file():
             return candidate
     raise FileNotFoundError("vault template not found; reinstall mem")
+
+
+# The files in which a project tells its agents how to work (and the vault's own context):
+# restating them is no memory. Relative to the folder that holds the vault.
+INSTRUCTION_FILES = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    ".cursorrules",
+    "CONVENTIONS.md",
+    ".github/copilot-instructions.md",
+)
+MAX_INSTRUCTION_BYTES = 256 * 1024  # a larger file is no instruction file
+
+
+def instruction_texts(vault: Path) -> list[str]:
+    """The text of the project's instruction files and of the vault's `_project.md`, those that
+    exist and read as UTF-8."""
+    found = []
+    for path in [vault.parent / name for name in INSTRUCTION_FILES] + [vault / "_project.md"]:
+        try:
+            if path.is_file() and path.stat().st_size <= MAX_INSTRUCTION_BYTES:
+                found.append(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue  # unreadable: nothing to compare against
+    return found

@@ -64,6 +64,7 @@ class Cues(NamedTuple):
     why_question: tuple[str, ...]  # a person asking what went wrong: the answer is a lesson
     outcome: tuple[str, ...]  # a final report's opening: what the session did
     diagnosis: tuple[str, ...]  # after a failed command, a sentence that says what is wrong
+    task_labels: tuple[str, ...] = ()  # "TODO:", "Next steps:": a task is stored without them
     sentence_ends: str = ""  # characters that end a sentence with no space after them
 
 
@@ -83,6 +84,7 @@ class Compiled(NamedTuple):
     why_question: re.Pattern[str]
     outcome: re.Pattern[str]
     diagnosis: re.Pattern[str]
+    task_label: re.Pattern[str]
     sentence_end: re.Pattern[str]
 
 
@@ -199,5 +201,9 @@ def compiled() -> Compiled:
         why_question=one("why_question"),
         outcome=one("outcome"),
         diagnosis=one("diagnosis"),
+        task_label=re.compile(
+            r"^(?:" + "|".join(p for c in languages for p in c.task_labels) + r")\s*[:\-：]\s*",
+            re.IGNORECASE,
+        ),
         sentence_end=re.compile(sentence_end),
     )

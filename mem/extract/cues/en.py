@@ -437,4 +437,5 @@ CUES = Cues(
             r"|not\s+supported|unsupported|deprecated)\b"
         ),
     ),
+    task_labels=(r"TODO", r"FIXME", r"follow[- ]up", r"next\s+steps?", r"next", r"pending"),
 )

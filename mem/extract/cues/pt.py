@@ -201,4 +201,5 @@ CUES = Cues(
             r"\s+instalad|[eé]\s+suportad)|obsolet)"
         ),
     ),
+    task_labels=(r"pendente", r"a\s+fazer", r"pr[oó]ximo\s+passo", r"falta(?:m)?"),
 )

@@ -55,5 +55,6 @@ CUES = Cues(
     why_question=(r"怎么回事|问题出在哪",),
     outcome=(r"^(?:已完成|完成|已修复|修复了|已添加|添加了|已更新)",),
     diagnosis=(r"没有|缺少|需要|不支持|找不到",),
+    task_labels=(r"待办", r"下一步", r"后续"),
     sentence_ends="。！？；",
 )

@@ -1,0 +1,194 @@
+"""Structure decides as much as cue words: headings and introducing lines file the items under
+them, list items stay whole, a person's own words are preferences, a failed command's cause is
+a lesson; and cue words are data, one table per language."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+from mem.extract import cues, patterns
+from mem.extract.capture import Capture
+from mem.extract.formats import Message
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(candidate.category, candidate.text) for candidate in patterns.extract(text)]
+
+
+def from_person(text: str) -> list[tuple[str, str]]:
+    return [(candidate.category, candidate.text) for candidate in patterns.from_person(text)]
+
+
+# --- languages are data ---------------------------------------------------------------------
+
+
+def test_every_language_is_one_table_and_all_of_them_are_read():
+    modules = {
+        info.name for info in pkgutil.iter_modules(cues.__path__) if not info.name.startswith("_")
+    }
+    assert modules >= {"en", "pt", "zh"}
+    tables = cues.tables()
+    for name in modules:
+        table = importlib.import_module(f"mem.extract.cues.{name}").CUES
+        assert isinstance(table, cues.Cues) and table in tables
+
+
+def test_chinese_sentences_end_without_spaces_and_a_why_heading_files_a_lesson():
+    text = "## 为什么会这样？\n\nnpm 默认会将发布的包标记为 `latest` tag。这个命令没有问题。"
+    assert found(text)[0] == ("lessons", "npm 默认会将发布的包标记为 `latest` tag。")
+    assert patterns.sentences("第一句。第二句！第三句？") == ["第一句。", "第二句！", "第三句？"]
+
+
+def test_portuguese_headings_and_cues_work_like_english_ones():
+    text = "## Pendências\n\n- Rodar a suíte E2E completa de novo\n\nO problema era o fuso do CI."
+    assert found(text) == [
+        ("tasks", "Rodar a suíte E2E completa de novo"),
+        ("lessons", "O problema era o fuso do CI."),
+    ]
+
+
+# --- structure ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("heading", "category"),
+    [
+        ("## Errors and fixes", "lessons"),
+        ("**Root cause:**", "lessons"),
+        ("### Known issues", "lessons"),
+        ("## Trade-offs", "decisions"),
+        ("## Pending Tasks", "tasks"),
+        ("### ✅ Next steps", "tasks"),
+        ("## Out of scope", "tasks"),
+        ("## [OK] Decisions", "decisions"),
+    ],
+)
+def test_a_heading_files_the_items_under_it(heading, category):
+    text = f"{heading}\n\n- the parser keeps a cache of compiled grammars per file\n"
+    assert [c for c, _ in found(text)] == [category]
+
+
+def test_a_heading_files_the_opening_sentence_after_it_not_a_whole_explanation():
+    text = (
+        "## Why\n\n"
+        "The worker reclaimed messages before the first one finished with them. "
+        "Consumer groups keep a pending list for each consumer in general."
+    )
+    assert found(text) == [
+        ("lessons", "The worker reclaimed messages before the first one finished with them.")
+    ]
+
+
+def test_an_introducing_line_files_the_list_that_follows():
+    text = (
+        "The workaround was to:\n"
+        "- Create a new `dev` tag (which worked)\n"
+        "- Update `state.json` to point to the `dev` tag\n\n"
+        "However, there's one potential issue that could arise on Windows:\n\n"
+        "Windows paths use backslashes, while `normalize_path` converts paths to forward slashes.\n"
+    )
+    assert found(text) == [
+        ("decisions", "Create a new `dev` tag (which worked)"),
+        ("decisions", "Update `state.json` to point to the `dev` tag"),
+        (
+            "lessons",
+            (
+                "Windows paths use backslashes, while `normalize_path` converts paths to forward "
+                "slashes."
+            ),
+        ),
+    ]
+
+
+def test_items_nested_under_an_introducing_item_are_filed_and_siblings_are_not():
+    text = (
+        "- Decided on the stack:\n"
+        "  - H2 in file mode (over SQLite: native Java)\n"
+        "  - HikariCP for connection pooling\n"
+        "- Scaffolded the project in build.gradle.kts\n"
+    )
+    assert found(text) == [
+        ("decisions", "H2 in file mode (over SQLite: native Java)"),
+        ("decisions", "HikariCP for connection pooling"),
+    ]
+
+
+def test_a_hard_wrapped_list_item_is_one_entry():
+    text = (
+        "- Key finding: all Kotlin/JS and Kotlin/Wasm approaches still use node/webpack\n"
+        "  under the hood via the Gradle plugin.\n"
+    )
+    ((category, body),) = found(text)
+    assert category == "lessons" and body.endswith("under the hood via the Gradle plugin.")
+
+
+def test_a_todo_line_does_not_swallow_the_line_after_it():
+    text = "TODO: document the MEM_VAULT variable\nThe release went out on Friday without it.\n"
+    assert found(text) == [("tasks", "document the MEM_VAULT variable")]
+
+
+def test_a_changelog_line_under_a_decisions_heading_is_not_a_decision_unless_it_says_why():
+    text = (
+        "## Decision\n"
+        "- Verified all 63 unit tests pass cleanly.\n"
+        "- Added `ruff` to the dev dependencies.\n"
+        "- Configured Ruff to prefer single quotes for formatting and linting.\n"
+    )
+    assert found(text) == [
+        ("decisions", "Configured Ruff to prefer single quotes for formatting and linting.")
+    ]
+
+
+# --- a person's own words -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "category"),
+    [
+        ("Note for linting I want single quotes", "facts"),
+        ("no, use pnpm for everything in this repo", "facts"),
+        ("Now let's change it to a dark theme because I hate white pages.", "facts"),
+        ("will that fix work? this bug only appears on windows", "facts"),
+        ("Nice, but I am missing a header image.", "tasks"),
+        ("我只有 beta 和 latest", "facts"),
+    ],
+)
+def test_a_persons_preferences_corrections_and_wishes_are_kept(prompt, category):
+    assert [c for c, _ in from_person(prompt)] == [category]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["Please commit and push.", "Great. Please checkout a feature branch.", "continue"],
+)
+def test_a_persons_one_off_commands_are_not_memory(prompt):
+    assert from_person(prompt) == []
+
+
+def test_a_long_pasted_prompt_is_instructions_not_memory():
+    checklist = "\n".join(f"- [ ] Always check item {n} before you answer" for n in range(40))
+    template = f"# Review template\n\n{checklist}\n\nNever skip a step. We prefer short answers.\n"
+    assert from_person(template) == []
+
+
+# --- tool events ----------------------------------------------------------------------------
+
+
+def test_the_cause_stated_right_after_a_failed_command_is_a_lesson():
+    capture = Capture()
+    said = "The migration needs Postgres 15; the CI image ships 13."
+    after = Message("assistant", said, after_failure=True)
+    assert [c.category for c in capture.mine(after, said)] == ["lessons"]
+    before = Message("assistant", said)
+    assert capture.mine(before, said) == []
+
+
+def test_the_answer_to_what_went_wrong_is_a_lesson():
+    capture = Capture()
+    question = Message("user", "Question: what was the issue with task-master?")
+    capture.mine(question, question.text)
+    answer = "The project was initialized with an older version, and the schema changed since."
+    assert [c.category for c in capture.mine(Message("assistant", answer), answer)] == ["lessons"]
