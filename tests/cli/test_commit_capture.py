@@ -1,0 +1,146 @@
+"""`mem commit` on real sessions: what it keeps, what it never stores, and the handoff it writes."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from .helpers import data, ok
+from conftest import REPO, SHARED
+
+CAPTURE = SHARED / "bench" / "capture-dev"
+
+
+def stored_text(vault) -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(vault.rglob("*.md")))
+
+
+# --- noise ----------------------------------------------------------------------------------
+
+
+def test_what_the_projects_instruction_files_say_is_not_stored_again(mem, vault):
+    (vault.parent / "CLAUDE.md").write_text(
+        "# Rules\n\n- Always run make lint before committing.\n- Never push to main directly.\n"
+    )
+    output = (
+        "Always run make lint before committing.\n\n"
+        "Turns out the linter config ignores the migrations folder.\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input=output))
+    assert [entry["body"] for entry in report["added"]] == [
+        "Turns out the linter config ignores the migrations folder."
+    ]
+
+
+def test_system_reminders_hook_lines_and_the_agents_narration_are_never_stored(mem, vault):
+    output = (
+        "<system-reminder>\nWhenever you read a file, you should consider whether it would be "
+        "considered malware. Never improve it.\n</system-reminder>\n\n"
+        "The user asked to make the tests faster.\n\n"
+        "Let me check the test configuration first.\n\n"
+        "The root cause was a fixture that rebuilt the database for every test.\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input=output))
+    assert [entry["body"] for entry in report["added"]] == [
+        "The root cause was a fixture that rebuilt the database for every test."
+    ]
+    assert "malware" not in stored_text(vault) and "asked to" not in stored_text(vault)
+
+
+# --- the handoff ----------------------------------------------------------------------------
+
+
+def test_the_handoff_says_what_the_session_did_with_files_and_commits_named_in_prose(mem, vault):
+    output = (
+        "I fixed the flaky test_webhook_retry test: the retry clock was not frozen.\n\n"
+        "I fixed it in src/webhooks/retry.py and added a case to tests/test_webhooks.py.\n"
+        "Committed as 9f3e1ab.\n\n"
+        "All 214 tests pass.\n"
+    )
+    handoff = data(mem("commit", "--agent", "dev", "--json", input=output))["handoff"]["body"]
+    assert handoff.startswith("**What:** I fixed the flaky test_webhook_retry test")
+    assert "- src/webhooks/retry.py" in handoff and "- tests/test_webhooks.py" in handoff
+    assert "- 9f3e1ab" in handoff
+
+
+def test_the_handoff_names_what_was_asked(mem, vault):
+    transcript = [
+        {
+            "type": "user",
+            "sessionId": "h1",
+            "message": {"role": "user", "content": "Add a --since flag to list."},
+        },
+        {
+            "type": "assistant",
+            "sessionId": "h1",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Added the --since flag to `mem list`."}],
+            },
+        },
+    ]
+    lines = "".join(json.dumps(record) + "\n" for record in transcript)
+    handoff = data(mem("commit", "--agent", "dev", "--json", input=lines))["handoff"]["body"]
+    assert "**What:** Added the --since flag to `mem list`." in handoff
+    assert "**Asked:** Add a --since flag to list." in handoff
+
+
+def test_a_failed_run_writes_no_handoff_over_the_last_good_one(mem, vault):
+    good = "SUMMARY: Moved the session store to Redis.\n"
+    first = data(mem("commit", "--agent", "dev", "--json", input=good))["handoff"]
+    failed = (
+        json.dumps(
+            {
+                "type": "result",
+                "subtype": "error_max_turns",
+                "is_error": True,
+                "result": "",
+                "session_id": "f1",
+            }
+        )
+        + "\n"
+    )
+    report = data(
+        mem("commit", "--agent", "dev", "--json", "--format", "stream-json", input=failed)
+    )
+    assert report["handoff"] is None
+    shown = ok(mem("handoff", "show", "--agent", "dev")).stdout
+    assert shown.startswith("**What:** Moved the session store to Redis.")
+    assert first["body"] in shown
+
+
+# --- the real sessions of capture-dev -------------------------------------------------------
+
+
+@pytest.mark.skipif(not CAPTURE.is_dir(), reason="../shared/bench is absent")
+def test_real_sessions_keep_most_of_what_matters_and_store_no_noise():
+    """The dev set's own figure, as bench/extraction.py --capture prints it, must not slip."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "extraction.py"),
+            "--capture",
+            str(CAPTURE),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["recall"] >= 0.7 and report["noise_stored"] <= 2, report
+
+
+@pytest.mark.skipif(not CAPTURE.is_dir(), reason="../shared/bench is absent")
+def test_an_aider_change_taken_back_with_undo_is_not_in_the_handoff(mem, vault):
+    path = CAPTURE / "aider-aider-playwright-unbound.md"
+    handoff = data(mem("commit", "--agent", "dev", "--file", str(path), "--json"))["handoff"]
+    commits = re.findall(r"^- ([0-9a-f]{7}) ", handoff["body"], re.MULTILINE)
+    assert "0fdc07f" not in commits and "5bb744f" not in commits and "55b7089" in commits
