@@ -25,7 +25,8 @@ def commit(
         str,
         typer.Option(
             "--format",
-            help="auto, text, claude-jsonl, stream-json, codex-jsonl or aider.",
+            help="auto, text, claude-jsonl, stream-json, codex-jsonl, aider, markdown-chat, "
+            "claude-terminal or codex-log.",
         ),
     ] = "auto",
     tee: Annotated[
