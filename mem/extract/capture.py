@@ -23,6 +23,9 @@ class Capture:
     def __init__(self) -> None:
         self.asked_why = False  # the person's last prompt asked what went wrong
         self.undone: set[str] = set()  # commits taken back (aider's `/undo`)
+        self.since_commit: list[Candidate] = []  # mined since the last commit
+        self.by_commit: dict[str, list[Candidate]] = {}  # what led to each commit
+        self.retracted: list[Candidate] = []  # what led to a commit that was taken back
         self.pending: list[Candidate] = []  # a compaction summary's tasks, until the end
         self.work_after_summary = 0
 
@@ -37,6 +40,21 @@ class Capture:
 
     def mine(self, message: Message, text: str) -> list[Candidate]:
         """The candidates in one message (its text already redacted)."""
+        found = self.mined(message, text)
+        if message.role == "user":
+            self.since_commit = []  # a new request: what follows leads to the next commit
+        self.since_commit += found
+        if message.role == "undo":
+            # A change taken back (`/undo`): what the agent said of it is no memory either.
+            for sha in message.commits:
+                self.retracted += self.by_commit.pop(sha, [])
+        elif message.commits:
+            for sha in (commit.split(" ", 1)[0] for commit in message.commits):
+                self.by_commit[sha] = self.since_commit
+            self.since_commit = []
+        return found
+
+    def mined(self, message: Message, text: str) -> list[Candidate]:
         if message.role == "undo":
             self.undone.update(message.commits)
         if self.pending and message.role == "assistant":

@@ -50,6 +50,14 @@ class Batch:
         self.keys.append(key)
         self.count += 1
 
+    def remove(self, candidate: patterns.Candidate, session: str) -> None:
+        """Take back a candidate (the change it spoke of was undone)."""
+        kept = self.by_category.get(candidate.category, [])
+        if candidate in kept:
+            kept.remove(candidate)
+            self.keys.remove(candidate_key(session, candidate))
+            self.count -= 1
+
 
 @dataclass
 class FileResult:
@@ -216,6 +224,8 @@ def read_session(
         reading.summary.take(clean, candidates)
     for candidate in capture.finish():
         reading.batch.add(candidate, reading.session, known.candidates)
+    for candidate in capture.retracted:
+        reading.batch.remove(candidate, reading.session)
     reading.summary.drop_commits(capture.undone)
     reading.redactions += counter[0]
     reading.candidate_keys = reading.batch.keys

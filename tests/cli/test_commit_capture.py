@@ -139,8 +139,13 @@ def test_real_sessions_keep_most_of_what_matters_and_store_no_noise():
 
 
 @pytest.mark.skipif(not CAPTURE.is_dir(), reason="../shared/bench is absent")
-def test_an_aider_change_taken_back_with_undo_is_not_in_the_handoff(mem, vault):
+def test_an_aider_change_taken_back_with_undo_is_neither_memory_nor_in_the_handoff(mem, vault):
     path = CAPTURE / "aider-aider-playwright-unbound.md"
-    handoff = data(mem("commit", "--agent", "dev", "--file", str(path), "--json"))["handoff"]
-    commits = re.findall(r"^- ([0-9a-f]{7}) ", handoff["body"], re.MULTILINE)
+    report = data(mem("commit", "--agent", "dev", "--file", str(path), "--json"))
+    commits = re.findall(r"^- ([0-9a-f]{7}) ", report["handoff"]["body"], re.MULTILINE)
     assert "0fdc07f" not in commits and "5bb744f" not in commits and "55b7089" in commits
+    bodies = [entry["body"] for entry in report["added"]]
+    # The change kept (55b7089) is memory; what was said of the two undone ones is not.
+    assert any(body.startswith("Initializes the `response` variable") for body in bodies)
+    assert not any("`content = None`" in body for body in bodies)
+    assert not any("JavaScript error" in body for body in bodies)
