@@ -191,7 +191,7 @@ CUES = Cues(
             # How the tests are run, said plainly: "Ran test suite using `uv run pytest`".
             (
                 r"\b(?:ran|run|runs|running)\s+(?:the\s+)?(?:\w+\s+)?(?:test\s*suite|tests|suite)"
-                r"\s+(?:using|with|via)\s+`"
+                r"\s+(?:using|with|via)\s+`(?![A-Z_]+=)"
             ),
             r"\b(?:required|needed)\s+by\b|^requires\s+\S",
             r"\b(?:url|endpoint|homepage|site|docs|dashboard|console|repo)\s*:\s*https?://",
@@ -258,7 +258,9 @@ CUES = Cues(
             r"still\s+open",
             r"open\s+questions?",
             r"out\s+of\s+scope",
-            r"remaining(?:\s+work|\s+tasks)?",
+            r"remaining(?:\s+work|\s+tasks|\s+issues)?",
+            r"recommendations?",
+            r"(?:suggested|recommended)\s+next\s+steps?",
             r"next\s+pr",
             r"(?:optional\s+)?next\s+steps?",
         ),
@@ -281,11 +283,13 @@ CUES = Cues(
             r"gotchas?",
             r"heads[- ]up",
             r"warnings?",
+            r"important\s+notes?",
             r"limitations?",
             r"risks?",
         ),
         "decision": (
             r"(?:design\s+|key\s+)?decisions?",
+            r"(?:the\s+)?(?:solution|fix|workaround|resolution)",
             r"approach",
             r"trade[- ]offs?",
             r"decision",

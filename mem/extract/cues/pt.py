@@ -121,6 +121,7 @@ CUES = Cues(
             r"fica\s+pendente",
             r"ainda\s+n[aã]o\s+feito",
             r"pr[oó]ximos?\s+passos?",
+            r"recomenda[cç][oõ]es",
         ),
         "lesson": (
             r"por\s+qu[eê]",
@@ -128,6 +129,8 @@ CUES = Cues(
             r"o\s+que\s+(?:estava|deu)\s+errado",
             r"diagn[oó]stico",
             r"o\s+problema\b[^:]{0,40}",
+            r"problemas?(?:\s+encontrad[oa]s?)?",
+            r"erros?\s+e\s+corre[cç][oõ]es",
             r"por\s+que\s+\S+(?:\s+\S+){0,6}\??",
         ),
         "warning": (
@@ -136,7 +139,12 @@ CUES = Cues(
             r"riscos?",
             r"aten[cç][aã]o",
         ),
-        "decision": (r"decis[oõ]es", r"abordagem", r"corre[cç][aã]o(?:\s+do\s+\w+)?"),
+        "decision": (
+            r"decis[oõ]es",
+            r"abordagem",
+            r"corre[cç][aã]o(?:\s+do\s+\w+)?",
+            r"solu[cç][aã]o",
+        ),
         "convention": (r"conven[cç][oõ]es", r"prefer[eê]ncias"),
         "done": (r"resumo", r"implementa[cç][aã]o"),
     },
