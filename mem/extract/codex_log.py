@@ -17,7 +17,7 @@ CHATTER = re.compile(
     r"|sandbox:|reasoning (?:effort|summaries):|npm (?:notice|warn)\b)"
 )
 PATCH_FILE = re.compile(r"^(?:/\S+|[\w.-]+/\S+)$")
-TOKENS = re.compile(r"^[\d,]+$")
+TOKENS = re.compile(r"^\d{1,3}(?:,\d{3}){0,4}$|^\d{1,15}$")
 
 
 def read(lines: Iterable[str]) -> Iterator[Message]:

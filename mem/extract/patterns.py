@@ -164,11 +164,11 @@ def prose_units(text: str) -> Iterator[Unit]:
             joined = " ".join(part.strip() for part in bullet)
             bullet.clear()
             marker = BULLET.match(joined)
-            assert marker is not None
-            first, *rest = sentences(joined[marker.end() :].strip(), cues) or [""]
-            yield Unit(joined[: marker.end()] + first, "bullet", bullet_indent, block)
-            for sentence in rest:
-                yield Unit(sentence, "sentence", bullet_indent, block, True)
+            if marker is not None:  # an empty item ("- ") holds nothing
+                first, *rest = sentences(joined[marker.end() :].strip(), cues) or [""]
+                yield Unit(joined[: marker.end()] + first, "bullet", bullet_indent, block)
+                for sentence in rest:
+                    yield Unit(sentence, "sentence", bullet_indent, block, True)
         if paragraph:
             joined = " ".join(part.strip() for part in paragraph)
             paragraph.clear()

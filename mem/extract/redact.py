@@ -239,14 +239,15 @@ def _substitute_lines(
     are."""
     if not any(word in text.lower() for word in words):
         return text, 0
-    lines = text.splitlines(keepends=True)
+    # Only a newline ends a line for these rules: a stray `\r` or `\f` may sit inside a value.
+    lines = text.split("\n")
     total = 0
     for number, line in enumerate(lines):
         folded = line.lower()
         if any(word in folded for word in words):
             lines[number], count = _substitute(pattern, replace, line)
             total += count
-    return ("".join(lines), total) if total else (text, 0)
+    return ("\n".join(lines), total) if total else (text, 0)
 
 
 def _substitute(pattern: re.Pattern[str], replace: _Replace, text: str) -> tuple[str, int]:

@@ -36,6 +36,7 @@ class Batch:
     by_category: dict[str, list[patterns.Candidate]] = field(default_factory=dict)
     count: int = 0
     keys: list[str] = field(default_factory=list)
+    session_of: dict[str, tuple[patterns.Candidate, str]] = field(default_factory=dict)
 
     def add(self, candidate: patterns.Candidate, session: str, stored: frozenset[str]) -> None:
         key = candidate_key(session, candidate)
@@ -48,15 +49,29 @@ class Batch:
             return
         kept.append(candidate)
         self.keys.append(key)
+        self.session_of[key] = (candidate, session)
         self.count += 1
 
-    def remove(self, candidate: patterns.Candidate, session: str) -> None:
+    def remove(self, candidate: patterns.Candidate) -> None:
         """Take back a candidate (the change it spoke of was undone)."""
+        for key in [key for key in self.keys if self.session_of[key][0] == candidate]:
+            self.forget(key)
+
+    def drop(self, stored: frozenset[str]) -> None:
+        """Leave out the candidates whose keys are among `stored`."""
+        for key in [key for key in self.keys if key in stored]:
+            self.forget(key)
+
+    def forget(self, key: str) -> None:
+        candidate, _ = self.session_of.pop(key)
         kept = self.by_category.get(candidate.category, [])
         if candidate in kept:
             kept.remove(candidate)
-            self.keys.remove(candidate_key(session, candidate))
-            self.count -= 1
+        self.keys.remove(key)
+        self.count -= 1
+
+    def keys_of(self, category: str) -> list[str]:
+        return [key for key in self.keys if self.session_of[key][0].category == category]
 
 
 @dataclass
@@ -97,10 +112,13 @@ def commit(
         )
     head, rest = peek(iter(lines))
     fmt = formats.detect(head) if output_format == "auto" else output_format
-    known = ledger.read(vault, agent)
     instructions = Instructions(layout.instruction_texts(vault))
-    reading = read_session(formats.read(fmt, chain(head, rest)), known, instructions)
-    if not reading.seen_text:
+    # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
+    reading = read_session(
+        formats.read(fmt, chain(head, rest)), ledger.read(vault, agent), instructions
+    )
+    if not reading.seen_text or not reading.new_messages:
+        # Empty input, or all of it committed before: nothing to add, reinforce or hand off.
         return CommitReport(
             fmt,
             reading.messages,
@@ -111,56 +129,70 @@ def commit(
             None,
             reading.redactions,
             dry_run,
-            True,
+            not reading.seen_text,
             reading.skipped,
         )
-    if not reading.new_messages:
-        # All of it was committed before: nothing to add, reinforce or hand off.
-        return CommitReport(
-            fmt,
-            reading.messages,
-            (),
-            (),
-            (),
-            (),
-            None,
-            reading.redactions,
-            dry_run,
-            False,
-            reading.skipped,
-        )
+    if dry_run:
+        return store_reading(vault, agent, reading, fmt, ledger.EMPTY, now, dry_run, hand_off)
+    # One commit of an agent stores at a time, against the ledger as it is now: a commit that
+    # ran meanwhile may have stored part of this input already.
+    with store.locked(vault, ledger.run_lock(agent)):
+        known = ledger.read(vault, agent)
+        reading.drop_stored(known)
+        return store_reading(vault, agent, reading, fmt, known, now, dry_run, hand_off)
+
+
+def store_reading(
+    vault: Path,
+    agent: str,
+    reading: Reading,
+    fmt: str,
+    known: ledger.Ledger,
+    now: datetime | None,
+    dry_run: bool,
+    hand_off: bool,
+) -> CommitReport:
+    """Store what a reading found, recording the run in the ledger before and after."""
     run = run_id(reading)
     # A run killed before it finished: this one completes it, at its moment, so what it stored
     # then is recognised and not counted again.
     earlier = ledger.resumable(known, reading.new_messages)
-    resumed = earlier is not None
-    moment = earlier[1] if earlier else (now or datetime.now(UTC))
+    moment = earlier.moment if earlier else (now or datetime.now(UTC))
+    if earlier:
+        reading.batch.drop(earlier.stored)
     if not dry_run:
         ledger.begin(
-            vault, agent, run, moment, reading.session, reading.new_messages, reading.candidate_keys
+            vault, agent, run, moment, reading.session, reading.new_messages, reading.batch.keys
         )
     added: list[Entry] = []
     reinforced: list[Entry] = []
     for category, candidates in reading.batch.by_category.items():
         result = store_candidates(
-            vault, layout.file_ref(agent, category), candidates, moment, dry_run, resumed=resumed
+            vault,
+            layout.file_ref(agent, category),
+            candidates,
+            moment,
+            dry_run,
+            resumed=earlier is not None,
         )
         added += result.added
         reinforced += result.reinforced
+        if not dry_run and candidates:
+            ledger.progress(vault, agent, run, reading.batch.keys_of(category))
     handoff = None
+    replaces = known.handoffs.get(reading.session)
     body = reading.summary.render() if hand_off else ""
     if body:
-        handoff = store_handoff(
-            vault, agent, body, moment, dry_run, known.handoffs.get(reading.session), resumed
-        )
+        handoff = store_handoff(vault, agent, body, moment, dry_run, replaces, earlier)
         if not dry_run:
             state.clear_checkpoint(vault, agent)  # the handoff says where things stand now
     archived = [] if dry_run else cap_facts(vault, agent)
     promoted = [] if dry_run else promote_facts(vault, agent, moment)
     if not dry_run:
-        ledger.finish(
-            vault, agent, run, handoff.id if handoff else known.handoffs.get(reading.session)
-        )
+        handoff_id = handoff.id if handoff else replaces
+        if earlier is not None and earlier.run != run:
+            ledger.finish(vault, agent, earlier.run, handoff_id)
+        ledger.finish(vault, agent, run, handoff_id)
     return CommitReport(
         fmt,
         reading.messages,
@@ -186,24 +218,34 @@ class Reading:
     skipped: int = 0  # messages committed before
     redactions: int = 0
     seen_text: bool = False
-    session: str = ""  # the session id the input names, else the hash of its first message
-    new_messages: list[str] = field(default_factory=list)  # hashes
-    candidate_keys: list[str] = field(default_factory=list)
+    session: str = ""  # the last session of the input: its id, else its opening lines' hash
+    new_messages: list[str] = field(default_factory=list)  # keys (session and content)
+
+    def drop_stored(self, known: ledger.Ledger) -> None:
+        """Forget what a commit that ran meanwhile stored of this input."""
+        self.new_messages = [key for key in self.new_messages if key not in known.messages]
+        self.batch.drop(known.candidates)
 
 
 def read_session(
     stream: Iterable[formats.Message], known: ledger.Ledger, instructions: Instructions
 ) -> Reading:
-    """Redact and mine every message not committed before; sum the whole session up. What
+    """Redact and mine every message not committed before; sum the last session up. What
     the project's instruction files already say is not stored again."""
     reading = Reading()
     capture = Capture()
     counter = [0]  # redactions in paths and commit subjects
-    for message in stream:
+    for raw in stream:
+        message = without_lone_surrogates(raw)
         reading.messages += 1
-        digest = message_hash(message)
-        if not reading.session and (message.session or message.text.strip()):
-            reading.session = message.session or opening(message.text)
+        session = message.session or reading.session
+        if not session and message.text.strip():
+            session = opening(message.text)
+        if session != reading.session:
+            if reading.session:
+                reading.summary = SessionSummary()  # the handoff sums up the last session
+            reading.session = session
+        key = message_key(session, message)
         text, found = redact(message.text) if message.text else ("", 0)
         reading.redactions += found
         # Commit subjects and paths reach the handoff too: a secret can hide in either.
@@ -211,25 +253,40 @@ def read_session(
         commits = tuple(redacted(commit, counter) for commit in message.commits)
         reading.seen_text = reading.seen_text or bool(text.strip() or files or commits)
         clean = message._replace(text=text, files=files, commits=commits)
-        if digest in known.messages:
+        if key in known.messages:
             reading.skipped += 1
             capture.follow(clean)
             reading.summary.take(clean, [])
             continue
-        if digest not in reading.new_messages:
-            reading.new_messages.append(digest)
+        if key not in reading.new_messages:
+            reading.new_messages.append(key)
         candidates = [c for c in capture.mine(clean, text) if not instructions.restate(c.text)]
         for candidate in candidates:
-            reading.batch.add(candidate, reading.session, known.candidates)
+            reading.batch.add(candidate, session, known.candidates)
         reading.summary.take(clean, candidates)
     for candidate in capture.finish():
         reading.batch.add(candidate, reading.session, known.candidates)
     for candidate in capture.retracted:
-        reading.batch.remove(candidate, reading.session)
+        reading.batch.remove(candidate)
     reading.summary.drop_commits(capture.undone)
     reading.redactions += counter[0]
-    reading.candidate_keys = reading.batch.keys
     return reading
+
+
+def without_lone_surrogates(message: formats.Message) -> formats.Message:
+    """JSON can carry half an emoji (`\\ud83d`), which no file or hash can hold: make it U+FFFD."""
+
+    def fixed(text: str) -> str:
+        if text.isascii():
+            return text
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+    return message._replace(
+        text=fixed(message.text),
+        files=tuple(fixed(path) for path in message.files),
+        commits=tuple(fixed(commit) for commit in message.commits),
+        session=fixed(message.session),
+    )
 
 
 def opening(text: str) -> str:
@@ -239,9 +296,10 @@ def opening(text: str) -> str:
     return hashlib.sha1("\n".join(first).encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
 
 
-def message_hash(message: formats.Message) -> str:
-    """What identifies a message across runs: its role, prose, files and commits."""
-    digest = hashlib.sha1(usedforsecurity=False)
+def message_key(session: str, message: formats.Message) -> str:
+    """What identifies a message across runs: its session, role, prose, files and commits (the
+    same words in another session are that session's, and may reinforce)."""
+    digest = hashlib.sha1(session.encode("utf-8", "surrogatepass"), usedforsecurity=False)
     # Trailing white space is not content: a resent input may end with one newline more.
     for part in (message.role, message.text.strip(), *message.files, "\0", *message.commits):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x1f")
@@ -250,7 +308,9 @@ def message_hash(message: formats.Message) -> str:
 
 def candidate_key(session: str, candidate: patterns.Candidate) -> str:
     text = f"{session}\x1f{candidate.category}\x1f{dedupe.normalise(candidate.text)}"
-    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()[
+        :20
+    ]
 
 
 def run_id(reading: Reading) -> str:
@@ -353,10 +413,10 @@ def store_handoff(
     moment: datetime,
     dry_run: bool,
     replaces: str | None,
-    resumed: bool,
+    earlier: ledger.Unfinished | None,
 ) -> Entry:
     """Write the session's handoff: in place of the one an earlier run wrote for the same
-    session (moved to the top, same id), else as a new entry."""
+    session (moved to the top, same id), or of the one a killed run wrote, else as new."""
     ref = layout.file_ref(agent, "handoffs")
     found: list[Entry] = []
 
@@ -364,20 +424,16 @@ def store_handoff(
         found.clear()
         text = old or entry_codec.new_file_text(agent, "handoffs")
         parsed = entry_codec.parse_ref(text, ref)
-        stamp = entry_codec.format_date(moment)
-        for span in parsed.spans:
-            if (
-                resumed
-                and entry_codec.format_date(span.entry.date) == stamp
-                and (span.entry.body.strip() == entry_codec.clean_body(body).strip())
-            ):
-                found.append(span.entry)  # written by this run before it was killed
+        target = parsed.span_of(replaces) if replaces else None
+        if target is None and earlier is not None:
+            # The killed run's own handoff: new entries carry their run's second in their id.
+            target = next((s for s in parsed.spans if stored_at(s.entry, earlier.moment)), None)
+        entry_id = target.entry.id if target is not None else entry_codec.new_entry_id(moment)
+        if target is not None:
+            if target.entry.body.strip() == entry_codec.clean_body(body).strip():
+                found.append(target.entry)  # already says this
                 return text
-        entry_id = entry_codec.new_entry_id(moment)
-        earlier = parsed.span_of(replaces) if replaces else None
-        if earlier is not None:
-            entry_id = earlier.entry.id
-            text = entry_codec.without_entry(parsed, earlier)
+            text = entry_codec.without_entry(parsed, target)
             parsed = entry_codec.parse_ref(text, ref)
         block = entry_codec.render_entry(
             entry_id, moment, (), body, (("kind", "handoff"), ("source", SOURCE))

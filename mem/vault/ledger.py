@@ -20,21 +20,34 @@ from mem.vault.layout import inside
 from mem.vault.state import STATE_FOLDER
 
 
+class Unfinished(NamedTuple):
+    """A run that started and never finished: the next run over its messages completes it."""
+
+    run: str
+    moment: datetime
+    messages: frozenset[str]
+    stored: frozenset[str]  # candidates it recorded as stored before it was killed
+
+
 class Ledger(NamedTuple):
     """What earlier runs committed."""
 
-    messages: frozenset[str]  # hashes of the messages already read and stored
-    candidates: frozenset[str]  # hashes (per session) of what was stored from them
+    messages: frozenset[str]  # keys (session and content) of the messages already stored
+    candidates: frozenset[str]  # keys (session and text) of what was stored from them
     handoffs: dict[str, str]  # session -> the id of its handoff entry
-    unfinished: dict[str, tuple[datetime, frozenset[str]]]  # run -> (moment, messages), for
-    # runs that started and never finished
+    unfinished: tuple[Unfinished, ...]
 
 
-EMPTY = Ledger(frozenset(), frozenset(), {}, {})
+EMPTY = Ledger(frozenset(), frozenset(), {}, ())
 
 
 def ledger_path(agent: str) -> str:
     return f"{STATE_FOLDER}/{agent}/ledger.jsonl"
+
+
+def run_lock(agent: str) -> str:
+    """The lock an agent's commits take turns on while they store."""
+    return f"{STATE_FOLDER}/{agent}/commit"
 
 
 def read(vault: Path, agent: str) -> Ledger:
@@ -44,6 +57,7 @@ def read(vault: Path, agent: str) -> Ledger:
         return EMPTY
     started: dict[str, dict[str, object]] = {}
     done: set[str] = set()
+    progress: dict[str, set[str]] = {}
     handoffs: dict[str, str] = {}
     for line in raw.splitlines():
         try:
@@ -55,6 +69,8 @@ def read(vault: Path, agent: str) -> Ledger:
         run = record["run"]
         if record.get("state") == "started":
             started[run] = record
+        elif record.get("state") == "progress":
+            progress.setdefault(run, set()).update(strings(record.get("stored")))
         elif record.get("state") == "done" and run in started:
             done.add(run)
             handoff = record.get("handoff")
@@ -62,7 +78,7 @@ def read(vault: Path, agent: str) -> Ledger:
                 handoffs[str(started[run].get("session", ""))] = handoff
     messages: set[str] = set()
     candidates: set[str] = set()
-    unfinished: dict[str, tuple[datetime, frozenset[str]]] = {}
+    unfinished: list[Unfinished] = []
     for run, record in started.items():
         if run in done:
             messages.update(strings(record.get("messages")))
@@ -70,11 +86,19 @@ def read(vault: Path, agent: str) -> Ledger:
             continue
         try:
             moment = datetime.fromisoformat(str(record.get("at")))
-        except ValueError:
+            moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+            moment.astimezone(UTC)  # a date too near the ends of time fails here, not later
+        except (ValueError, OverflowError):
             continue
-        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-        unfinished[run] = (moment, frozenset(strings(record.get("messages"))))
-    return Ledger(frozenset(messages), frozenset(candidates), handoffs, unfinished)
+        unfinished.append(
+            Unfinished(
+                run,
+                moment,
+                frozenset(strings(record.get("messages"))),
+                frozenset(progress.get(run, ())),
+            )
+        )
+    return Ledger(frozenset(messages), frozenset(candidates), handoffs, tuple(unfinished))
 
 
 def strings(value: object) -> list[str]:
@@ -110,12 +134,18 @@ def finish(vault: Path, agent: str, run: str, handoff: str | None) -> None:
     append(vault, agent, {"run": run, "state": "done", "handoff": handoff})
 
 
-def resumable(known: Ledger, messages: list[str]) -> tuple[str, datetime] | None:
+def progress(vault: Path, agent: str, run: str, stored: list[str]) -> None:
+    """Record what a run has stored so far (one category file): if it is killed, the run that
+    completes it leaves these out, whatever another run did to the same entries meanwhile."""
+    append(vault, agent, {"run": run, "state": "progress", "stored": stored})
+
+
+def resumable(known: Ledger, messages: list[str]) -> Unfinished | None:
     """An unfinished run whose messages are all among these: this run completes it."""
     reading = set(messages)
-    for run, (moment, earlier) in known.unfinished.items():
-        if earlier and earlier <= reading:
-            return run, moment
+    for run in known.unfinished:
+        if run.messages and run.messages <= reading:
+            return run
     return None
 
 

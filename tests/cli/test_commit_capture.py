@@ -149,3 +149,19 @@ def test_an_aider_change_taken_back_with_undo_is_neither_memory_nor_in_the_hando
     assert any(body.startswith("Initializes the `response` variable") for body in bodies)
     assert not any("`content = None`" in body for body in bodies)
     assert not any("JavaScript error" in body for body in bodies)
+
+
+def test_half_an_emoji_in_a_transcript_is_stored_as_a_replacement_not_a_crash(mem, vault):
+    line = json.dumps(
+        {
+            "type": "assistant",
+            "sessionId": "S\udc80",
+            "message": {
+                "id": "m",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "The root cause was a \ud83d cut emoji."}],
+            },
+        }
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input=line + "\n"))
+    assert report["added"][0]["body"].startswith("The root cause was a ")

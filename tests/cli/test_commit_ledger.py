@@ -3,6 +3,7 @@ and a commit killed halfway is completed by running it again, with nothing count
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import signal
@@ -119,13 +120,7 @@ def test_a_commit_killed_at_any_moment_is_completed_by_running_it_again(tmp_path
     expected = memory(reference / ".memory")
     assert any(times == 1 for _, _, times in expected), "nothing reinforced: the test is moot"
 
-    seed = random.randrange(2**32)
-    chance = random.Random(seed)
-    kills = 0
-    for round_number in range(12):
-        work = tmp_path / f"round{round_number}"
-        shutil.copytree(base, work)
-        vault = work / ".memory"
+    def start(vault: Path) -> subprocess.Popen[str]:
         process = subprocess.Popen(
             [sys.executable, "-c", COMMIT_CHILD, str(vault)],
             stdin=subprocess.PIPE,
@@ -139,7 +134,26 @@ def test_a_commit_killed_at_any_moment_is_completed_by_running_it_again(tmp_path
         assert process.stdout.readline() == "ready\n"
         process.stdin.write("go\n")
         process.stdin.flush()
-        time.sleep(chance.uniform(0, 0.15))
+        return process
+
+    # How long one commit takes here, so the kills land while it runs on any machine.
+    timing = tmp_path / "timing"
+    shutil.copytree(base, timing)
+    child = start(timing / ".memory")
+    began = time.perf_counter()
+    out, _ = child.communicate(timeout=60)
+    duration = time.perf_counter() - began
+    assert out.endswith("done\n")
+
+    seed = random.randrange(2**32)
+    chance = random.Random(seed)
+    kills = 0
+    for round_number in range(12):
+        work = tmp_path / f"round{round_number}"
+        shutil.copytree(base, work)
+        vault = work / ".memory"
+        process = start(vault)
+        time.sleep(chance.uniform(0, duration))
         process.send_signal(signal.SIGKILL)
         process.communicate(timeout=30)
         kills += process.returncode == -signal.SIGKILL
@@ -165,3 +179,123 @@ def test_the_commit_report_has_its_exact_keys(mem, vault):
         "already_committed",
         "by_category",
     }
+
+
+def transcript(session: str, *texts: str) -> str:
+    """A Claude Code transcript of one session: a prompt, then the agent's messages."""
+    records = [
+        {
+            "type": "user",
+            "sessionId": session,
+            "message": {"role": "user", "content": "Find why logins fail."},
+        }
+    ]
+    for number, text in enumerate(texts):
+        content = [{"type": "text", "text": text}]
+        message = {"id": f"{session}-{number}", "role": "assistant", "content": content}
+        records.append({"type": "assistant", "sessionId": session, "message": message})
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+CAUSE = "The root cause was a stale session cookie left by the old domain."
+
+
+def test_the_same_words_in_another_session_reinforce(mem, vault):
+    ok(mem("commit", "--agent", "dev", input=transcript("a", CAUSE)))
+    other = data(mem("commit", "--agent", "dev", "--json", input=transcript("b", CAUSE)))
+    assert other["added"] == [] and [e["reinforced"] for e in other["reinforced"]] == [1]
+
+
+def test_commits_of_one_input_at_the_same_time_count_it_once(vault, tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text(transcript("s", CAUSE, "SUMMARY: Found the stale cookie."))
+    command = [
+        sys.executable,
+        "-m",
+        "mem",
+        "--vault",
+        str(vault),
+        "commit",
+        "--agent",
+        "dev",
+        "--file",
+        str(path),
+    ]
+    running = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)
+    ]
+    for process in running:
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+    stored = memory(vault)
+    assert [e for e in stored if e[0] == "lessons"] == [("lessons", CAUSE, 0)]
+    assert len([e for e in stored if e[0] == "handoffs"]) == 1
+
+
+def test_two_aider_sessions_in_one_history_get_a_handoff_each(mem, vault, tmp_path):
+    first = (
+        "# aider chat started at 2026-01-05 10:00:00\n\n#### fix the login redirect\n\n"
+        "SUMMARY: Fixed the login redirect.\n\n"
+    )
+    second = (
+        "# aider chat started at 2026-01-06 09:00:00\n\n#### add the audit log\n\n"
+        "SUMMARY: Added the audit log.\n\n"
+    )
+    history = tmp_path / ".aider.chat.history.md"
+    history.write_text(first)
+    ok(mem("commit", "--agent", "dev", "--file", str(history)))
+    history.write_text(first + second)
+    report = data(mem("commit", "--agent", "dev", "--file", str(history), "--json"))
+    assert report["handoff"]["body"].startswith("**What:** Added the audit log.")
+    assert "login redirect" not in report["handoff"]["body"]
+    handoffs = sorted(e[1].split("\n")[0] for e in memory(vault) if e[0] == "handoffs")
+    assert handoffs == ["**What:** Added the audit log.", "**What:** Fixed the login redirect."]
+
+
+# A child that commits its stdin and dies (os._exit) at one point of the run: fault injection
+# at a chosen moment, where the random kills above land anywhere.
+DIE_AT = """
+import os, sys
+from mem.config import load_settings
+from mem.services import commit as service
+
+vault, where = sys.argv[1], sys.argv[2]
+def die(*args, **kwargs):
+    os._exit(9)
+setattr(service, where, die)
+service.commit(load_settings(vault_flag=vault, agent_flag="dev"), sys.stdin.readlines())
+"""
+
+
+def die_during_commit(vault, where: str, text: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", DIE_AT, str(vault), where],
+        input=text,
+        text=True,
+        timeout=60,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 9, done.stderr
+
+
+def test_a_run_killed_after_its_handoff_and_sent_again_grown_keeps_one_handoff(mem, vault):
+    session = transcript("k", CAUSE, "SUMMARY: Found the stale cookie.")
+    die_during_commit(vault, "cap_facts", session)  # after the handoff, before `done`
+    grown = session + transcript("k", "Turns out the proxy also rewrote the cookie path.")
+    ok(mem("commit", "--agent", "dev", input=grown))
+    stored = memory(vault)
+    assert len([e for e in stored if e[0] == "handoffs"]) == 1
+    assert [(e[1], e[2]) for e in stored if e[0] == "lessons"] == [
+        (CAUSE, 0),
+        ("Turns out the proxy also rewrote the cookie path.", 0),
+    ]
+
+
+def test_a_killed_run_completed_after_another_run_reinforced_the_same_entry_counts_once(mem, vault):
+    ok(mem("commit", "--agent", "dev", input=transcript("p", CAUSE)))
+    killed = transcript("s", CAUSE, "SUMMARY: Checked the cookie again.")
+    die_during_commit(vault, "cap_facts", killed)  # reinforced the cause, then died
+    ok(mem("commit", "--agent", "dev", input=transcript("t", CAUSE)))
+    ok(mem("commit", "--agent", "dev", input=killed))
+    assert [e[2] for e in memory(vault) if e[0] == "lessons"] == [2]

@@ -222,3 +222,17 @@ def test_a_codex_rollout_reads_prompts_answers_and_patches_once():
 def test_unknown_or_broken_shapes_never_fail(text):
     _, messages = read_lines(text.splitlines(keepends=True))
     assert isinstance(messages, list)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Steps:\n- \n1. \n* \n",
+        "OpenAI Codex v9\ntokens used\n,\n",
+        "OpenAI Codex v9\ntokens used\n" + "9" * 5000 + "\n",
+    ],
+)
+def test_odd_lines_never_crash_the_readers_or_the_rules(text):
+    _, messages = read_lines(text.splitlines(keepends=True))
+    for message in messages:
+        list(Capture().mine(message, message.text))

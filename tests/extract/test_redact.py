@@ -193,3 +193,18 @@ def test_importing_redact_compiles_nothing():
 
     assert out[1] == "0"
     assert float(out[0]) < 0.25  # generous: the budget is ~3 ms, but CI machines are noisy
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'password = "Xy7\rqT9zLm2Pw"',
+        "db_password: 'Xy7\x0cqT9zLm2Pw'",
+        'api_key="Ab3dEf\u2028Gh7kLmN9p"',
+        "first line\r\nAPI_TOKEN=Zq8xLm2Pw9Tk4Rv7\r\nlast line\r\n",
+    ],
+)
+def test_a_value_with_a_stray_control_character_or_crlf_lines_is_still_redacted(text):
+    redacted, count = redact(text)
+    assert count == 1 and "[REDACTED:" in redacted
+    assert not any(part in redacted for part in ("qT9zLm2Pw", "Gh7kLmN9p", "Zq8xLm2Pw9Tk4Rv7"))

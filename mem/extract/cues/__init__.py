@@ -109,7 +109,7 @@ def either(patterns: list[str]) -> re.Pattern[str]:
         for branch in branches(pattern):
             if branch.startswith("^"):
                 anchored.append(branch[1:])
-            elif branch.startswith("\\b") and not branch.startswith("\\b|"):
+            elif branch.startswith("\\b") and starts_with_letter(branch[2:]):
                 at_words.append(branch[2:])
             else:
                 others.append(branch)
@@ -120,6 +120,26 @@ def either(patterns: list[str]) -> re.Pattern[str]:
         parts.append("\\b(?=\\w)(?:" + "|".join(at_words) + ")")
     parts += others
     return re.compile("|".join(parts) or r"(?!)", re.IGNORECASE)
+
+
+def starts_with_letter(pattern: str) -> bool:
+    """Whether every match of `pattern` starts with a letter, as far as a plain reading tells:
+    a letter, or a non-capturing group each of whose branches starts with one. (`'ll` does
+    not: `\\b'll` matches at the end of a word, and must keep its own branch.)"""
+    if pattern[:1].isalpha():
+        return True
+    if not pattern.startswith("(?:"):
+        return False
+    depth = 0
+    for index, char in enumerate(pattern):
+        if char == "(" and pattern[index - 1 : index] != "\\":
+            depth += 1
+        elif char == ")" and pattern[index - 1 : index] != "\\":
+            depth -= 1
+            if depth == 0:
+                inner = pattern[3:index]
+                return all(branch[:1].isalpha() for branch in branches(inner))
+    return False
 
 
 def branches(pattern: str) -> list[str]:
