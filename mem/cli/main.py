@@ -13,7 +13,16 @@ def main() -> None:
         raise SystemExit(code)
     from mem.cli.app import main as typer_main
 
-    typer_main()
+    try:
+        try:
+            typer_main()
+        finally:
+            # Flush here, not at interpreter exit: a reader that left (`mem list | head -1`)
+            # must end the command quietly, not print "Exception ignored" and exit 120.
+            sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_stdout()
+        raise SystemExit(1) from None
 
 
 def quick(arguments: list[str]) -> int | None:
@@ -35,9 +44,14 @@ def quick(arguments: list[str]) -> int | None:
     except BrokenPipeError:
         # Whoever read the output left (`mem search … | head -1`): stop quietly with 1, as Click
         # does for every other command, and keep Python from failing again at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        quiet_stdout()
         return 1
     return None
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null, so Python's own flush at exit meets no closed pipe."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def columns() -> int:

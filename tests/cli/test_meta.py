@@ -166,3 +166,9 @@ def test_no_color_removes_colour_on_a_terminal(mem, vault):
     plain = on_a_terminal(vault, ("search", "redis"), no_color=True)
     assert "redis" in plain
     assert not COLOUR.search(plain), repr(plain)
+
+
+def test_ci_runs_the_suite_as_an_ordinary_shell_would():
+    """This machine sets PYTHONUNBUFFERED; a new user's shell does not, and it once hid a bug."""
+    ci = open(os.path.join(os.path.dirname(README), ".ci", "run"), encoding="utf-8").read()
+    assert "unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE" in ci

@@ -139,12 +139,23 @@ def test_arguments_the_quick_path_does_not_know_go_to_typer(mem, vault):
 
 @pytest.mark.parametrize(
     "args",
-    [["--help"], ["recall", "--task", "redis"], ["search", "redis"], ["list"]],
+    [
+        ["--help"],
+        ["recall", "--task", "redis"],
+        ["search", "redis"],
+        ["list"],
+        ["roster"],
+        ["task", "list"],
+        ["stats"],
+        ["show", "ID"],
+    ],
     ids=" ".join,
 )
 def test_a_reader_that_leaves_early_gets_no_traceback(vault, mem, args):
     # `mem search … | head -1`: the quick paths stop as quietly as Click stops the others.
-    ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions"))
+    entry_id = ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions")).stdout
+    ok(mem("task", "add", "Wire the redis retry", "-a", "main"))
+    args = [entry_id.strip() if arg == "ID" else arg for arg in args]
     with subprocess.Popen(
         [sys.executable, "-m", "mem", *args],  # the vault from MEM_VAULT: `mem --help` stays bare
         stdout=subprocess.PIPE,

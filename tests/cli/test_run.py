@@ -20,6 +20,7 @@ print("context lines:", len(context.splitlines()), "recall fence:", "mem-recall 
 print("checkpoint while running:", json.loads(state.read_text())["status"])
 print("We decided to keep Redis streams instead of Kafka because the volume is small.")
 print("TODO: add retries to the consumer")
+sys.stdout.flush()  # the text layer's buffer, before bytes go straight to the byte layer
 sys.stdout.buffer.write(b"raw bytes \\xff pass through\\n")
 sys.exit(3)
 """
