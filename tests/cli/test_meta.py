@@ -170,5 +170,6 @@ def test_no_color_removes_colour_on_a_terminal(mem, vault):
 
 def test_ci_runs_the_suite_as_an_ordinary_shell_would():
     """This machine sets PYTHONUNBUFFERED; a new user's shell does not, and it once hid a bug."""
-    ci = open(os.path.join(os.path.dirname(README), ".ci", "run"), encoding="utf-8").read()
+    with open(os.path.join(os.path.dirname(README), ".ci", "run"), encoding="utf-8") as handle:
+        ci = handle.read()
     assert "unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE" in ci
