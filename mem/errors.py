@@ -73,3 +73,7 @@ class NotATask(MemError):
 
 class NoMatchingItem(MemError):
     code = "no_matching_item"
+
+
+class FormatMismatch(MemError):
+    code = "format_mismatch"

@@ -17,6 +17,7 @@ FORMATS = (
     "claude-terminal",
     "codex-log",
 )
+JSON_FORMATS = ("claude-jsonl", "stream-json", "codex-jsonl")  # nothing else reads as these
 DETECT_LINES = 20  # how many non-empty lines auto-detection may look at
 
 EDITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}

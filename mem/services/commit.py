@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from mem.config import Settings, check_agent
-from mem.errors import InvalidInput
+from mem.errors import FormatMismatch, InvalidInput
 from mem.extract import dedupe, formats, patterns
 from mem.extract.capture import Capture
 from mem.extract.instructions import Instructions
@@ -24,6 +24,7 @@ from mem.vault import layout, ledger, state, store
 SOURCE = "commit"
 MAX_CANDIDATES = 500  # per run: a runaway log must not become a runaway memory
 MAX_FACTS = 50  # per agent; the least reinforced, oldest go to the archive
+BINARY_SHARE = 0.1  # replaced or control characters above this share: binary, not text
 SESSION_LINES = 3  # the first lines that name a session the input gives no id for
 PROMOTE_AT = 3  # times a fact is reinforced before every agent should know it
 
@@ -81,13 +82,17 @@ class FileResult:
 
 
 def lines_of(stream: BinaryIO, copy: BinaryIO | None = None) -> Iterator[str]:
-    """Stream agent output as lines of text (undecodable bytes replaced, NULs dropped),
-    copying the raw bytes to `copy` as they pass (`mem commit --tee`)."""
+    """Stream agent output as lines of text (undecodable bytes replaced, NULs and a leading
+    byte order mark dropped), copying the raw bytes to `copy` as they pass (`--tee`)."""
+    first = True
     for raw in stream:
         if copy is not None:
             copy.write(raw)
             copy.flush()
-        yield raw.decode("utf-8", errors="replace").replace("\x00", "")
+        line = raw.decode("utf-8", errors="replace").replace("\x00", "")
+        if first:
+            line, first = line.removeprefix("\ufeff"), False
+        yield line
 
 
 def commit(
@@ -113,10 +118,15 @@ def commit(
     head, rest = peek(iter(lines))
     fmt = formats.detect(head) if output_format == "auto" else output_format
     instructions = Instructions(layout.instruction_texts(vault))
+    counted = Counted(chain(head, rest))
     # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
-    reading = read_session(
-        formats.read(fmt, chain(head, rest)), ledger.read(vault, agent), instructions
-    )
+    reading = read_session(formats.read(fmt, counted), ledger.read(vault, agent), instructions)
+    if fmt in formats.JSON_FORMATS and counted.non_blank and not reading.messages:
+        # Told the wrong format, the reader finds nothing: say so rather than drop the session.
+        raise FormatMismatch(
+            f"no line of the input reads as {fmt}; leave --format out to detect it, or name "
+            f"the right one ({', '.join(formats.FORMATS)})"
+        )
     if not reading.seen_text or not reading.new_messages:
         # Empty input, or all of it committed before: nothing to add, reinforce or hand off.
         return CommitReport(
@@ -237,6 +247,8 @@ def read_session(
     counter = [0]  # redactions in paths and commit subjects
     for raw in stream:
         message = without_lone_surrogates(raw)
+        if message.text and looks_binary(message.text[:4096]):
+            message = message._replace(text="")  # bytes that were never text: no memory
         reading.messages += 1
         session = message.session or reading.session
         if not session and message.text.strip():
@@ -316,6 +328,25 @@ def candidate_key(session: str, candidate: patterns.Candidate) -> str:
 def run_id(reading: Reading) -> str:
     text = "\x1f".join([reading.session, *reading.new_messages])
     return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
+
+
+class Counted:
+    """Lines passing through, counting those that are not blank."""
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self.lines = lines
+        self.non_blank = 0
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self.lines:
+            self.non_blank += bool(line.strip())
+            yield line
+
+
+def looks_binary(text: str) -> bool:
+    """Whether decoded text was never text: many replaced bytes or control characters."""
+    odd = sum(1 for char in text if char == "\ufffd" or (char < " " and char not in "\n\r\t"))
+    return odd > BINARY_SHARE * len(text)
 
 
 def redacted(text: str, counter: list[int]) -> str:

@@ -165,3 +165,57 @@ def test_half_an_emoji_in_a_transcript_is_stored_as_a_replacement_not_a_crash(me
     )
     report = data(mem("commit", "--agent", "dev", "--json", input=line + "\n"))
     assert report["added"][0]["body"].startswith("The root cause was a ")
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+def test_a_format_that_matches_nothing_is_an_error_not_an_empty_session(mem, vault):
+    before = stored_text(vault)
+    result = mem(
+        "commit",
+        "--agent",
+        "dev",
+        "--format",
+        "claude-jsonl",
+        "--json",
+        input="We decided to use Redis because it is fast.\n",
+    )
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["code"] == "format_mismatch"
+    assert "no line of the input reads as claude-jsonl" in result.stderr
+    assert stored_text(vault) == before
+
+
+def test_tee_passes_every_byte_through_even_when_the_commit_fails(run_mem, tmp_path):
+    raw = b"agent output \xff\xfe with odd bytes\nand a second line\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "mem", "--vault", str(tmp_path / "none"), "commit", "--tee"],
+        input=raw,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1 and result.stdout == raw
+    assert b"no vault" in result.stderr
+
+
+def test_binary_input_stores_no_handoff_of_garbage(mem, vault):
+    noise = bytes(range(256)) * 40
+    result = mem("commit", "--agent", "dev", "--json", input=noise)
+    report = data(result)
+    assert report["handoff"] is None and report["added"] == []
+
+
+def test_a_byte_order_mark_is_not_part_of_what_is_read(mem, vault):
+    report = data(
+        mem(
+            "commit",
+            "--agent",
+            "dev",
+            "--json",
+            input="\ufeffSUMMARY: Moved sessions to Redis.\n".encode("utf-8"),
+        )
+    )
+    assert report["handoff"]["body"].startswith("**What:** Moved sessions to Redis.")
+    assert "\ufeff" not in stored_text(vault)

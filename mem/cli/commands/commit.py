@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, BinaryIO
@@ -48,7 +49,13 @@ def commit(
     """
     from mem.services import commit as commit_service  # its rules compile in ~25 ms: not for --help
 
-    settings = settings_of(ctx, vault=vault, agent=agent)
+    try:
+        settings = settings_of(ctx, vault=vault, agent=agent)
+    except MemError:
+        if tee and file is None:
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)  # no vault: pass it all on
+            sys.stdout.buffer.flush()
+        raise
     if file is None and sys.stdin.isatty():
         raise InvalidInput("nothing on stdin; pipe agent output in, or give --file PATH")
     try:
@@ -57,11 +64,14 @@ def commit(
         raise MemError(f"cannot read {file} ({exc.strerror}); check the path") from exc
     with stream:
         copy = sys.stdout.buffer if tee else None
-        report = commit_service.commit(
-            settings, commit_service.lines_of(stream, copy), output_format, dry_run=dry_run
-        )
-        if copy is not None:
-            # pass through whatever the reader did not need
-            for _ in commit_service.lines_of(stream, copy):
-                pass
+        try:
+            report = commit_service.commit(
+                settings, commit_service.lines_of(stream, copy), output_format, dry_run=dry_run
+            )
+        finally:
+            if copy is not None:
+                # Pass through whatever the reader did not read, whatever became of the commit:
+                # the agent's output must reach the rest of the pipe.
+                for _ in commit_service.lines_of(stream, copy):
+                    pass
     render.committed(report, as_json, to_stderr=tee)
