@@ -133,8 +133,9 @@ def run(
         if code < 0:  # killed by a signal
             interrupted = True
             code = shell_status(code)
+        failed = code != 0 and not interrupted
         try:
-            report = remember(settings, capture, interrupted)
+            report = remember(settings, capture, interrupted or failed)
         except MemError as exc:  # the command's result matters more than our bookkeeping
             feedback.notice(f"mem run: could not commit the output: {exc}")
             report = None
@@ -149,8 +150,11 @@ def run(
                 status="interrupted",
             )
         elif handoff is None:
-            what = f"Ran {shown}" + (f" for: {task}" if task else "") + f" (exit {code})"
-            handoff, _ = session.write_handoff(settings, session.HandoffParts(what=what))
+            # A failed run, or one that said nothing to hand off, must not replace the last
+            # good handoff in recall; it is no longer in progress either.
+            session.clear_checkpoint(settings)
+            outcome = f"failed (exit {code})" if failed else "left nothing to hand off"
+            feedback.notice(f"mem run: the command {outcome}; the last handoff stays")
         return RunReport(code, interrupted, block.tokens, report, handoff)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -246,11 +250,11 @@ def shell_status(code: int) -> int:
     return 128 - code if code < 0 else code
 
 
-def remember(settings: Settings, capture: Path, interrupted: bool) -> CommitReport | None:
-    """Commit what the command printed; an interrupted run keeps its checkpoint, not a handoff."""
+def remember(settings: Settings, capture: Path, no_handoff: bool) -> CommitReport | None:
+    """Commit what the command printed; an interrupted or failed run writes no handoff."""
     if not capture.exists() or capture.stat().st_size == 0:
         return None
     with capture.open("rb") as handle:
         return commit(
-            settings, lines_of(handle), "auto", now=datetime.now(UTC), hand_off=not interrupted
+            settings, lines_of(handle), "auto", now=datetime.now(UTC), hand_off=not no_handoff
         )

@@ -22,7 +22,7 @@ print("We decided to keep Redis streams instead of Kafka because the volume is s
 print("TODO: add retries to the consumer")
 sys.stdout.flush()  # the text layer's buffer, before bytes go straight to the byte layer
 sys.stdout.buffer.write(b"raw bytes \\xff pass through\\n")
-sys.exit(3)
+sys.exit(int(os.environ.get("EXIT", "0")))
 """
 
 
@@ -49,7 +49,7 @@ def test_run_gives_the_context_streams_output_and_remembers(mem, vault, tmp_path
     agent = script(tmp_path, "agent.py", AGENT)
     mem("add", "Queue consumers are written in Go.", "-c", "facts", "-a", "dev")
     result = mem("run", "-a", "dev", "--task", "queue consumer", "--", sys.executable, agent)
-    assert result.exit_code == 3
+    assert result.exit_code == 0
     assert result.stdout.splitlines()[:2] == [
         "context lines: 5 recall fence: True",
         "checkpoint while running: active",
@@ -62,6 +62,27 @@ def test_run_gives_the_context_streams_output_and_remembers(mem, vault, tmp_path
     assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
     assert "Redis streams" in ok(mem("handoff", "show", "-a", "dev")).stdout
     assert not list((vault / ".mem" / "state" / "dev").glob("run-*"))  # context file removed
+
+
+def test_a_failed_run_keeps_what_it_learned_but_not_its_handoff(mem, vault, tmp_path):
+    agent = script(tmp_path, "agent.py", AGENT)
+    ok(mem("handoff", "--what", "Moved the queue to Redis streams.", "-a", "dev"))
+    result = mem("run", "-a", "dev", "--", sys.executable, agent, env={"EXIT": "3"})
+    assert result.exit_code == 3
+    assert "the command failed (exit 3); the last handoff stays" in result.stderr
+    assert "keep Redis streams instead of Kafka" in (vault / "dev" / "decisions.md").read_text()
+    shown = ok(mem("handoff", "show", "-a", "dev")).stdout
+    assert shown.startswith("**What:** Moved the queue to Redis streams.")
+    assert data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"] is None
+
+
+def test_an_empty_run_writes_no_handoff_over_the_last_good_one(mem, vault, tmp_path):
+    quiet = script(tmp_path, "quiet.py", "pass\n")
+    ok(mem("handoff", "--what", "Moved the queue to Redis streams.", "-a", "dev"))
+    result = ok(mem("run", "-a", "dev", "--", sys.executable, quiet))
+    assert "left nothing to hand off; the last handoff stays" in result.stderr
+    shown = ok(mem("handoff", "show", "-a", "dev")).stdout
+    assert shown.startswith("**What:** Moved the queue to Redis streams.")
 
 
 def test_run_passes_bytes_through_exactly(run_mem, vault, tmp_path):
