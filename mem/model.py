@@ -187,6 +187,7 @@ class Checkpoint(NamedTuple):
     next: str = ""
     command: str = ""
     output_tail: str = ""  # the last lines a `mem run` command printed, secrets redacted
+    owner: str = ""  # "host:pid" of the `mem run` that keeps it current, while it runs
 
 
 class RecallItem(NamedTuple):

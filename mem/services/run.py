@@ -111,7 +111,13 @@ def run(
         except OSError as exc:  # the last checkpoint stays: nothing new was started
             raise MemError(f"cannot start {command[0]}: {exc.strerror}") from exc
         previous = catch_stop_signals()
-        session.save_checkpoint(settings, task=task, what=f"running {shown}", command=shown)
+        session.save_checkpoint(
+            settings,
+            task=task,
+            what=f"running {shown}",
+            command=shown,
+            owner=state.owner_of_this_process(),
+        )
         if inject == "stdin":
             threading.Thread(
                 target=feed_stdin, args=(process, block.text, stdin), daemon=True
@@ -204,6 +210,7 @@ def stream(
                     what=f"running {shown}",
                     command=shown,
                     output_tail=tail.text(),
+                    owner=state.owner_of_this_process(),
                 )
 
 

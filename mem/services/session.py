@@ -139,8 +139,10 @@ def save_checkpoint(
     output_tail: str = "",
     status: str = "active",
     now: datetime | None = None,
+    owner: str = "",
 ) -> Checkpoint:
-    """Save (replace) the agent's checkpoint; secrets in any of its text are redacted."""
+    """Save (replace) the agent's checkpoint; secrets in any of its text are redacted. An
+    `owner` ("host:pid") marks it as kept current by a running process."""
     from mem.extract.redact import redact
 
     vault = settings.require_vault()
@@ -156,6 +158,7 @@ def save_checkpoint(
         next=redact(next_step.strip())[0],
         command=redact(command)[0],
         output_tail=redact(output_tail)[0],
+        owner=owner,
     )
     state.write_checkpoint(vault, checkpoint)
     return checkpoint

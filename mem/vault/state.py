@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from mem.vault import store
 from mem.vault.layout import STATE_DIR, inside
 
 STATE_FOLDER = f"{STATE_DIR}/state"
-FIELDS = ("task", "what", "next", "command", "output_tail")
+FIELDS = ("task", "what", "next", "command", "output_tail", "owner")
 
 
 def checkpoint_path(agent: str) -> str:
@@ -27,7 +28,7 @@ def read_checkpoint(vault: Path, agent: str) -> Checkpoint | None:
     try:
         data = json.loads(raw)
         saved = datetime.fromisoformat(data["saved"])
-        return Checkpoint(
+        checkpoint = Checkpoint(
             agent=agent,
             saved=saved.astimezone(UTC) if saved.tzinfo else saved.replace(tzinfo=UTC),
             status=str(data.get("status") or "active"),
@@ -35,6 +36,28 @@ def read_checkpoint(vault: Path, agent: str) -> Checkpoint | None:
         )
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # a damaged checkpoint is as good as none; the next save replaces it
+    if checkpoint.status == "active" and checkpoint.owner and not is_alive(checkpoint.owner):
+        # The `mem run` that kept it current was killed (SIGKILL leaves no last word).
+        return checkpoint._replace(status="interrupted")
+    return checkpoint
+
+
+def owner_of_this_process() -> str:
+    return f"{os.uname().nodename}:{os.getpid()}"
+
+
+def is_alive(owner: str) -> bool:
+    """Whether the process named "host:pid" still runs; a process on another host may."""
+    host, _, pid = owner.rpartition(":")
+    if host != os.uname().nodename or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process has that pid
+    return True
 
 
 def write_checkpoint(vault: Path, checkpoint: Checkpoint) -> None:

@@ -231,3 +231,29 @@ def test_a_commit_that_fails_does_not_hide_the_command_exit_code(mem, vault, tmp
     result = mem("run", "--", sys.executable, teller)
     assert result.exit_code == 7
     assert any("could not commit the output" in line for line in result.stderr.splitlines())
+
+
+def test_a_mem_run_killed_outright_leaves_an_interrupted_checkpoint_not_one_in_progress(
+    mem, vault, tmp_path
+):
+    pid_file = tmp_path / "sleeper.pid"
+    sleeper = script(
+        tmp_path,
+        "sleeper.py",
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "print('working', flush=True)\ntime.sleep(60)\n",
+    )
+    process = start_run(vault, sleeper)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == b"working\n"
+    shown = data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"]
+    assert shown["status"] == "active"  # while it runs
+    process.send_signal(signal.SIGKILL)  # mem run itself: no chance to say anything
+    process.wait(timeout=30)
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)  # the command it ran, orphaned now
+    process.stdout.close()
+    process.stderr.close()
+    checkpoint = data(mem("checkpoint", "show", "-a", "dev", "--json"))["checkpoint"]
+    assert checkpoint["status"] == "interrupted"
+    recall = ok(mem("recall", "-a", "dev")).stdout
+    assert "Checkpoint (interrupted" in recall and "in progress" not in recall
