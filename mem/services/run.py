@@ -27,7 +27,7 @@ from mem.services import session
 from mem.services.commit import commit, lines_of
 from mem.services.feedback import QUIET, Feedback
 from mem.services.recall import recall
-from mem.vault import state
+from mem.vault import state, store
 from mem.vault.layout import inside
 
 INJECT_MODES = ("env", "stdin", "arg", "file")
@@ -89,11 +89,16 @@ def run(
         raise InvalidInput(f"unknown --inject {inject!r}; choose one of {', '.join(INJECT_MODES)}")
     shown = shlex.join(command)
     block = recall(settings, task, budget, feedback=feedback)
-    folder = inside(vault, f"{state.STATE_FOLDER}/{agent}/run-{os.getpid()}-{os.urandom(3).hex()}")
-    folder.mkdir(parents=True, exist_ok=True)
+    relative = f"{state.STATE_FOLDER}/{agent}/run-{os.getpid()}-{os.urandom(3).hex()}"
+    folder = inside(vault, relative)
+    try:
+        # Before the command starts: a vault it cannot write is one line, not a traceback.
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "context.md").write_text(block.text, encoding="utf-8")
+    except OSError as exc:
+        raise store.explain_os_error(exc, relative) from exc
     try:
         context = folder / "context.md"
-        context.write_text(block.text, encoding="utf-8")
         capture = folder / "output.log"
         args = list(command)
         if inject == "arg":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -257,3 +258,16 @@ def test_a_mem_run_killed_outright_leaves_an_interrupted_checkpoint_not_one_in_p
     assert checkpoint["status"] == "interrupted"
     recall = ok(mem("recall", "-a", "dev")).stdout
     assert "Checkpoint (interrupted" in recall and "in progress" not in recall
+
+
+def test_run_on_a_vault_it_cannot_write_is_a_one_line_error(mem, vault, tmp_path):
+    # Root ignores read-only modes; a file where the state folder should be fails for anyone.
+    (vault / ".mem").mkdir(exist_ok=True)
+    state = vault / ".mem" / "state"
+    if state.is_dir():
+        shutil.rmtree(state)
+    state.write_text("not a folder")
+    marker = tmp_path / "ran"
+    result = mem("run", "-a", "dev", "--", sys.executable, "-c", f"open({str(marker)!r}, 'w')")
+    failed(result, 1)
+    assert not marker.exists()  # the command never started: nothing half done
