@@ -125,11 +125,15 @@ def snippet(
     return cut, spans
 
 
-SINCE_AGO = re.compile(r"(?P<count>\d+)(?P<unit>[hdwm])")
+# Ages: m is minutes (as in 30m), mo months; 1 mo counts 30 days, 1 y 365.
+SINCE_AGO = re.compile(r"(?P<count>\d+)\s*(?P<unit>mo|[mhdwy])", re.IGNORECASE)
+SINCE_UNITS_DAYS = {"m": 1 / 1440, "h": 1 / 24, "d": 1, "w": 7, "mo": 30, "y": 365}
+SINCE_FORMS = "a date (2026-11-01) or an age (30m, 12h, 7d, 2w, 3mo, 1y)"
 
 
 def parse_since(text: str, now: datetime | None = None) -> datetime:
-    """Read `--since`: a date (2026-11-01), a time, or an age such as 12h, 7d, 2w, 3m."""
+    """Read `--since`: a date (2026-11-01), a time, or an age such as 30m (minutes), 12h, 7d,
+    2w, 3mo (months) or 1y."""
     from datetime import timedelta
 
     from mem.vault.entries import parse_date
@@ -138,10 +142,8 @@ def parse_since(text: str, now: datetime | None = None) -> datetime:
     ago = SINCE_AGO.fullmatch(text.strip())
     try:
         if ago:
-            days = {"h": 1 / 24, "d": 1, "w": 7, "m": 30}[ago.group("unit")]
+            days = SINCE_UNITS_DAYS[ago.group("unit").lower()]
             return now - timedelta(days=int(ago.group("count")) * days)
         return parse_date(text)
     except (ValueError, OverflowError):
-        raise InvalidInput(
-            f"cannot read --since {text!r}; give a date (2026-11-01) or an age (12h, 7d, 2w, 3m)"
-        ) from None
+        raise InvalidInput(f"cannot read --since {text!r}; give {SINCE_FORMS}") from None

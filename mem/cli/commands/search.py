@@ -34,7 +34,8 @@ def search(
         str | None,
         typer.Option(
             "--since",
-            help="Only entries from this date (2026-11-01) or age (7d, 2w) on.",
+            help="Only entries from this date (2026-11-01) or age on: 30m (minutes), 12h, 7d, "
+            "2w, 3mo (months), 1y.",
             show_default=False,
         ),
     ] = None,
