@@ -160,6 +160,9 @@ class Stats(NamedTuple):
     index_bytes: int = 0
 
 
+MAX_COMMIT_CANDIDATES = 500  # a runaway log must not become a runaway memory
+
+
 class CommitReport(NamedTuple):
     """What `mem commit` stored (or, in a dry run, would store)."""
 
@@ -174,6 +177,7 @@ class CommitReport(NamedTuple):
     dry_run: bool
     empty_input: bool
     already_committed: int = 0  # messages the ledger says were committed before
+    left_out: int = 0  # candidates past the most one commit stores
 
 
 class Checkpoint(NamedTuple):

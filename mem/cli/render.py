@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mem.model import (
+    MAX_COMMIT_CANDIDATES,
     Checkpoint,
     CommitReport,
     DoctorReport,
@@ -311,6 +312,7 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
             "handoff": entry_payload(report.handoff) if report.handoff else None,
             "redactions": report.redactions,
             "already_committed": report.already_committed,
+            "left_out": report.left_out,
             "by_category": counts,
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
@@ -333,6 +335,11 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
             lines.append(f"{mark} {entry.category:<10} {entry.title[:100]}")
     if report.handoff is not None:
         lines.append(f"handoff {report.handoff.id}: {report.handoff.title[:100]}")
+    if report.left_out:
+        lines.append(
+            f"left out {report.left_out} more: one commit stores at most {MAX_COMMIT_CANDIDATES} "
+            "(split the input, or commit it again later)"
+        )
     out.write("\n".join(lines) + "\n")
 
 

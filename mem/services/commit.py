@@ -16,13 +16,12 @@ from mem.extract.capture import Capture
 from mem.extract.instructions import Instructions
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
-from mem.model import SHARED_FOLDER, CommitReport, Entry
+from mem.model import MAX_COMMIT_CANDIDATES, SHARED_FOLDER, CommitReport, Entry
 from mem.services.add import check_others_unchanged, set_header
 from mem.vault import entries as entry_codec
 from mem.vault import layout, ledger, state, store
 
 SOURCE = "commit"
-MAX_CANDIDATES = 500  # per run: a runaway log must not become a runaway memory
 MAX_FACTS = 50  # per agent; the least reinforced, oldest go to the archive
 BINARY_SHARE = 0.1  # replaced or control characters above this share: binary, not text
 SESSION_LINES = 3  # the first lines that name a session the input gives no id for
@@ -37,6 +36,7 @@ class Batch:
     by_category: dict[str, list[patterns.Candidate]] = field(default_factory=dict)
     count: int = 0
     keys: list[str] = field(default_factory=list)
+    left_out: int = 0  # candidates past MAX_COMMIT_CANDIDATES
     session_of: dict[str, tuple[patterns.Candidate, str]] = field(default_factory=dict)
 
     def add(self, candidate: patterns.Candidate, session: str, stored: frozenset[str]) -> None:
@@ -44,9 +44,10 @@ class Batch:
         if key in stored or key in self.keys:
             return  # a message that grew since the last run still holds what was stored
         kept = self.by_category.setdefault(candidate.category, [])
-        if self.count >= MAX_CANDIDATES or any(
-            dedupe.is_same(candidate.text, other.text) for other in kept
-        ):
+        if any(dedupe.is_same(candidate.text, other.text) for other in kept):
+            return
+        if self.count >= MAX_COMMIT_CANDIDATES:
+            self.left_out += 1  # said in the report: a runaway log is cut, never silently
             return
         kept.append(candidate)
         self.keys.append(key)
@@ -215,6 +216,7 @@ def store_reading(
         dry_run,
         False,
         reading.skipped,
+        reading.batch.left_out,
     )
 
 

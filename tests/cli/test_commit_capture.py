@@ -219,3 +219,13 @@ def test_a_byte_order_mark_is_not_part_of_what_is_read(mem, vault):
     )
     assert report["handoff"]["body"].startswith("**What:** Moved sessions to Redis.")
     assert "\ufeff" not in stored_text(vault)
+
+
+def test_a_commit_says_what_it_left_out_past_the_most_it_stores(mem, vault):
+    many = "\n\n".join(f"TODO: move job{n} queue{n} worker{n} store{n}" for n in range(520))
+    report = data(mem("commit", "--agent", "dev", "--json", input=many))
+    assert len(report["added"]) == 500 and report["left_out"] == 20
+    said = ok(
+        mem("commit", "--agent", "dev", "--dry-run", input=many.replace("move", "port"))
+    ).stdout
+    assert "left out 20 more: one commit stores at most 500" in said

@@ -177,6 +177,7 @@ def test_the_commit_report_has_its_exact_keys(mem, vault):
         "handoff",
         "redactions",
         "already_committed",
+        "left_out",
         "by_category",
     }
 
