@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from mem.services.refresh import (
 )
 from mem.vault import entries as entry_codec
 from mem.vault import layout, store
+from mem.vault.state import is_alive
 
 STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died, not a live one
 
@@ -60,7 +62,8 @@ def doctor(
     by_id = {copies[0][0].id: copies[0][0] for copies in seen.values()}
     problems.extend(check_wrong_files(vault, seen, fix))
     problems.extend(check_supersedes(vault, by_id, fix))
-    problems.extend(check_temp_files(vault, refs, fix))
+    problems.extend(check_temp_files(vault, fix))
+    problems.extend(check_gitignore(vault, fix))
     problems.extend(
         Problem("unsafe_path", path, 0, "a symlink leading out of the vault; mem ignores it")
         for path in layout.links_outside(vault)
@@ -300,22 +303,50 @@ def set_back_link(vault: Path, older: Entry, newer_id: str) -> None:
     )
 
 
-def check_temp_files(vault: Path, refs: list[layout.FileRef], fix: bool) -> list[Problem]:
+TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]+\.tmp$")
+IGNORE_TEMP = ".*.tmp"  # the .gitignore line that keeps half-written files out of git
+
+
+def check_temp_files(vault: Path, fix: bool) -> list[Problem]:
+    """Temp files a killed writer left anywhere in the vault (its own state aside): stale when
+    the process that wrote one is gone, or when it is old."""
     problems = []
-    folders = {(vault / ref.path).parent for ref in refs}
-    for folder in sorted(folders):
-        for path in folder.glob(".*.tmp"):
-            age = time.time() - path.stat().st_mtime
-            if age < STALE_TEMP_SECONDS:
-                continue  # maybe a write in progress
-            relative = path.relative_to(vault).as_posix()
-            problem = Problem("temp_file", relative, 0, "temp file left by an interrupted write")
-            if fix:
-                os.unlink(path)
-                problems.append(fixed(problem, "removed it"))
-            else:
-                problems.append(problem)
+    for path in sorted(vault.rglob(".*.tmp")):
+        relative = path.relative_to(vault)
+        if relative.parts[0] in (".mem", ".git") or not path.is_file():
+            continue
+        named = TEMP_NAME.match(path.name)
+        owner = f"{os.uname().nodename}:{named['pid']}" if named else ""
+        alive = bool(owner) and is_alive(owner)
+        if alive and time.time() - path.stat().st_mtime < STALE_TEMP_SECONDS:
+            continue  # a write in progress
+        problem = Problem(
+            "temp_file", relative.as_posix(), 0, "temp file left by an interrupted write"
+        )
+        if fix:
+            path.unlink(missing_ok=True)
+            problems.append(fixed(problem, "removed it"))
+        else:
+            problems.append(problem)
     return problems
+
+
+def check_gitignore(vault: Path, fix: bool) -> list[Problem]:
+    """The vault's .gitignore keeps temp files out of git (vaults made before it did)."""
+    ignore = vault / ".gitignore"
+    try:
+        lines = ignore.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []  # no .gitignore (a vault made by hand, outside git): nothing to keep out
+    if IGNORE_TEMP in (line.strip() for line in lines):
+        return []
+    problem = Problem("gitignore", ".gitignore", 0, f"does not ignore temp files ({IGNORE_TEMP})")
+    if not fix:
+        return [problem]
+    text = "\n".join(lines) + "\n"
+    text += f"# Half-written files of a write that was interrupted.\n{IGNORE_TEMP}\n"
+    store.write_atomic(vault, ".gitignore", text)
+    return [fixed(problem, f"added {IGNORE_TEMP}")]
 
 
 def check_index(vault: Path, feedback: Feedback) -> list[Problem]:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 from .helpers import added_id, data, entry_block, messages, ok, write_category_file
 
@@ -193,3 +196,41 @@ def test_doctor_fix_keeps_an_identical_copy_in_another_agents_file(mem, vault):
     write_category_file(vault, "bob/facts.md", "bob", "facts", block)
     mem("doctor", "--fix")
     assert every_body(vault) == ["BODY-SHARED-TEXT", "BODY-SHARED-TEXT"]
+
+
+def test_a_temp_file_of_a_dead_writer_is_reported_and_removed_and_git_ignores_it(
+    mem, vault, tmp_path
+):
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    leftover = vault / "dev" / f".lessons.md.{dead.stdout.strip()}-1a2b3c4d.tmp"
+    leftover.parent.mkdir(parents=True, exist_ok=True)
+    leftover.write_text("half of a write")
+    live = vault / "dev" / f".facts.md.{os.getpid()}-5e6f7a8b.tmp"  # a write in progress
+    live.write_text("being written")
+    report = mem("doctor", "--json")
+    assert report.exit_code == 1
+    problems = json.loads(report.stdout)["problems"]
+    assert [(p["code"], p["path"]) for p in problems] == [
+        ("temp_file", leftover.relative_to(vault).as_posix())
+    ]
+    ok(mem("doctor", "--fix"))
+    assert not leftover.exists() and live.exists()
+    subprocess.run(["git", "init", "-q"], cwd=vault.parent, check=True)
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", str(live)], cwd=vault.parent, check=False
+    )
+    assert ignored.returncode == 0
+
+
+def test_a_vault_whose_gitignore_predates_temp_files_gets_the_rule(mem, vault):
+    (vault / ".gitignore").write_text("# Machine-local state.\n.mem/\n")
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert [p["code"] for p in report["problems"]] == ["gitignore"]
+    ok(mem("doctor", "--fix"))
+    assert (vault / ".gitignore").read_text().endswith(".*.tmp\n")
+    ok(mem("doctor"))
