@@ -6,9 +6,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
-from mem.errors import InvalidAgent, MemError, VaultNotFound
+from mem.errors import InvalidAgent, InvalidSetting, MemError, VaultNotFound
 from mem.model import AGENT_NAME, DEFAULT_DECAY_FLOOR, DEFAULT_HALF_LIFE_DAYS
 
 VAULT_DIR = ".memory"
@@ -57,30 +57,47 @@ def load_settings(
     agent = given_agent or ""
     agent_is_explicit = bool(agent)
     if not agent:
-        agent = str(table.get("default_agent") or DEFAULT_AGENT)
+        default = table.get("default_agent", DEFAULT_AGENT)
+        if not isinstance(default, str) or not is_valid_agent(default):
+            bad_setting(vault, "default_agent", default, "an agent name such as main or dev")
+        agent = default
 
-    recall = table.get("recall", {})
-    budget = recall.get("budget", DEFAULT_RECALL_BUDGET_TOKENS) if isinstance(recall, dict) else 0
+    # A value mem.toml gets wrong is an error naming it: a silent default surprises later.
+    recall = section(vault, table, "recall")
+    budget = recall.get("budget", DEFAULT_RECALL_BUDGET_TOKENS)
+    if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
+        bad_setting(vault, "recall.budget", budget, "a whole number of tokens above 0, e.g. 2000")
     half_lives = dict(DEFAULT_HALF_LIFE_DAYS)
-    configured = table.get("half_life_days", {})
-    if isinstance(configured, dict):
-        for kind, days in configured.items():
-            if isinstance(days, int | float) and days > 0:
-                half_lives[str(kind)] = float(days)
-    ranking = table.get("ranking", {})
-    floor = ranking.get("decay_floor", DEFAULT_DECAY_FLOOR) if isinstance(ranking, dict) else None
-    if not isinstance(floor, int | float) or not 0 <= floor <= 1:
-        floor = DEFAULT_DECAY_FLOOR
+    for kind, days in section(vault, table, "half_life_days").items():
+        if not isinstance(days, int | float) or isinstance(days, bool) or days <= 0:
+            bad_setting(vault, f"half_life_days.{kind}", days, "a number of days above 0")
+        half_lives[str(kind)] = float(days)
+    floor = section(vault, table, "ranking").get("decay_floor", DEFAULT_DECAY_FLOOR)
+    if not isinstance(floor, int | float) or isinstance(floor, bool) or not 0 <= floor <= 1:
+        bad_setting(vault, "ranking.decay_floor", floor, "a number from 0 to 1, e.g. 0.5")
     return Settings(
         vault=vault,
         decay_floor=float(floor),
         agent=agent,
         agent_is_explicit=agent_is_explicit,
-        recall_budget=int(budget) if isinstance(budget, int) and budget > 0 else 2000,
+        recall_budget=budget,
         half_life_days=half_lives,
         editor=environ.get("VISUAL") or environ.get("EDITOR") or "vi",
         vault_flag=wanted,
     )
+
+
+def section(vault: Path | None, table: dict[str, Any], name: str) -> dict[str, Any]:
+    """A table of mem.toml, `{}` when absent."""
+    value = table.get(name, {})
+    if not isinstance(value, dict):
+        bad_setting(vault, name, value, f"a table: [{name}] with its keys below it")
+    return value
+
+
+def bad_setting(vault: Path | None, key: str, value: object, accepted: str) -> NoReturn:
+    where = vault / CONFIG_FILE if vault else Path(CONFIG_FILE)
+    raise InvalidSetting(f"{where}: {key} = {value!r} is not valid; use {accepted}")
 
 
 def vault_at(path: Path) -> Path | None:

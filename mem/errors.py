@@ -77,3 +77,7 @@ class NoMatchingItem(MemError):
 
 class FormatMismatch(MemError):
     code = "format_mismatch"
+
+
+class InvalidSetting(MemError):
+    code = "invalid_setting"

@@ -256,3 +256,21 @@ def test_a_broken_editor_variable_is_one_line(mem, vault):
 def test_archive_is_not_an_agent_name(mem):
     result = mem("add", "an archived thought", "-a", "archive")
     assert result.exit_code == 2 and "archive" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("setting", "key"),
+    [
+        ('[recall]\nbudget = "big"\n', "recall.budget"),
+        ("[recall]\nbudget = -1\n", "recall.budget"),
+        ("[ranking]\ndecay_floor = 3\n", "ranking.decay_floor"),
+        ('[half_life_days]\ndecision = "two weeks"\n', "half_life_days.decision"),
+        ('default_agent = "Not An Agent"\n', "default_agent"),
+        ("recall = 5\n", "recall"),
+    ],
+)
+def test_a_bad_value_in_mem_toml_is_an_error_naming_the_file_and_key(mem, vault, setting, key):
+    (vault / "mem.toml").write_text(setting)
+    for command in (("recall",), ("search", "x"), ("list",)):
+        line = error_payload(mem(*command, "--json"), 1, "invalid_setting")
+        assert "mem.toml" in line and f"{key} = " in line and "use " in line
