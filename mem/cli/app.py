@@ -91,6 +91,8 @@ def command_named(arguments: list[str]) -> str | None:
             skip = False
         elif argument in ROOT_OPTIONS_WITH_VALUES:
             skip = True
+        elif argument in ("-h", "--help"):
+            return None  # `mem --help list` is the root's help: it lists every command
         elif argument.startswith("-"):
             continue
         else:

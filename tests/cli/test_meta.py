@@ -173,3 +173,9 @@ def test_ci_runs_the_suite_as_an_ordinary_shell_would():
     with open(os.path.join(os.path.dirname(README), ".ci", "run"), encoding="utf-8") as handle:
         ci = handle.read()
     assert "unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE" in ci
+
+
+def test_help_before_a_command_name_is_the_full_root_help(run_mem):
+    result = run_mem("--help", "list")
+    assert result.exit_code == 0
+    assert "search" in result.stdout and "commit" in result.stdout and "list" in result.stdout
