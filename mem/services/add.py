@@ -11,6 +11,8 @@ from typing import NamedTuple
 from mem.config import Settings, check_agent
 from mem.errors import EntryNotFound, InvalidInput, MemError
 from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, SHARED_FOLDER, Entry
+from mem.services.fact_cap import MAX_FACTS, cap_facts
+from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import find_entry
 from mem.vault import entries as entry_codec
 from mem.vault import layout, store
@@ -29,8 +31,10 @@ def add(
     pin: bool = False,
     header: tuple[tuple[str, str], ...] = (),
     now: datetime | None = None,
+    feedback: Feedback = QUIET,
 ) -> Entry:
-    """Write a new entry at the top of the agent's category file and return it."""
+    """Write a new entry at the top of the agent's category file and return it. A fact past
+    the agent's cap sends the least reinforced, oldest one to the archive, as a commit does."""
     vault = settings.require_vault()
     agent = check_agent(settings.agent)
     layout.check_category(category)
@@ -63,6 +67,13 @@ def add(
     )
     if older is not None:
         set_header(vault, older, {"superseded-by": entry.id})
+    if category == "facts" and scope == "agent":
+        moved = cap_facts(vault, agent)
+        if moved:
+            feedback.notice(
+                f"moved {len(moved)} older fact(s) to {agent}/archive/facts.md: an agent keeps "
+                f"at most {MAX_FACTS} live facts"
+            )
     return entry
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .helpers import ENTRY_ID, added_id, data, ok
+from .helpers import ENTRY_ID, added_id, data, entry_block, ok, write_category_file
 
 
 def test_add_writes_an_entry_and_prints_only_its_id(mem, vault):
@@ -142,3 +142,21 @@ def test_a_private_entry_cannot_supersede_a_public_one(mem, vault):
     )
     assert result.exit_code == 2 and "cannot supersede" in result.stderr
     assert (vault / "alice" / "facts.md").read_bytes() == before
+
+
+def test_adding_a_fact_past_the_cap_archives_the_oldest_as_a_commit_would(mem, vault):
+    blocks = [
+        entry_block(
+            f"20260101-0000{n:02d}-aaaa{n:02d}",
+            f"2026-01-01T00:{n:02d}Z",
+            f"Fact number {n} about the build.",
+            kind="fact",
+        )
+        for n in range(50)
+    ]
+    write_category_file(vault, "dev/facts.md", "dev", "facts", *reversed(blocks))
+    result = ok(mem("add", "The CI image ships Python 3.12.", "-c", "facts", "-a", "dev"))
+    assert "moved 1 older fact(s) to dev/archive/facts.md" in result.stderr
+    live = (vault / "dev" / "facts.md").read_text()
+    assert live.count("<!-- id:") == 50 and "Fact number 0 " not in live
+    assert "Fact number 0 " in (vault / "dev" / "archive" / "facts.md").read_text()

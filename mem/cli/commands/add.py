@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from mem.cli import render
+from mem.cli import feedback, render
 from mem.cli.errors import reports_errors
 from mem.cli.input import text_or_stdin
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
@@ -56,5 +56,6 @@ def add(
         scope=scope,
         supersedes=supersedes,
         pin=pin,
+        feedback=feedback.for_people(),
     )
     render.added(entry, as_json)
