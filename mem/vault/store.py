@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -77,6 +78,9 @@ def write_atomic(vault: Path, relative: str, text: str) -> None:
     """Replace a file's content all at once: temp file, fsync, rename, keeping its mode."""
     target = inside(vault, relative)
     temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    if uses_crlf(target):
+        # A file a person saved with CRLF line ends keeps them: never a mix of both.
+        text = LONE_LF.sub("\r\n", text)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -98,6 +102,20 @@ def write_atomic(vault: Path, relative: str, text: str) -> None:
         sync_folder(target.parent)
     except OSError as exc:
         raise explain_os_error(exc, relative) from exc
+
+
+LONE_LF = re.compile(r"(?<!\r)\n")
+
+
+def uses_crlf(path: Path) -> bool:
+    """Whether a file's first line ends in CRLF (the file's own line ending)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return False
+    end = head.find(b"\n")
+    return end > 0 and head[end - 1 : end] == b"\r"
 
 
 def sync_folder(folder: Path) -> None:

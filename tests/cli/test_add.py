@@ -160,3 +160,14 @@ def test_adding_a_fact_past_the_cap_archives_the_oldest_as_a_commit_would(mem, v
     live = (vault / "dev" / "facts.md").read_text()
     assert live.count("<!-- id:") == 50 and "Fact number 0 " not in live
     assert "Fact number 0 " in (vault / "dev" / "archive" / "facts.md").read_text()
+
+
+def test_a_file_saved_with_crlf_line_ends_keeps_them_after_every_write(mem, vault):
+    ok(mem("add", "We decided to cache sessions in Redis.", "-c", "decisions", "-a", "dev"))
+    path = vault / "dev" / "decisions.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))  # an editor on Windows saved it
+    ok(mem("add", "We decided to retry webhooks three times.", "-c", "decisions", "-a", "dev"))
+    ok(mem("commit", "-a", "dev", input="We decided to cache sessions in Redis!\n"))  # reinforces
+    raw = path.read_bytes()
+    assert raw.count(b"\n") == raw.count(b"\r\n") > 0
+    assert b"reinforced:1" in raw and b"retry webhooks" in raw
