@@ -55,6 +55,16 @@ SHARED_FOLDER = "_shared"
 AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 ENTRY_ID = re.compile(r"[A-Za-z0-9_-]+")
 MIN_ID_PREFIX = 4
+# A made id: the second it was made, then a random tail. People read and type the tail.
+MADE_ID = re.compile(r"\d{8}-\d{6}-(?P<tail>[a-z0-9]{4,})")
+
+
+def short_id(entry_id: str) -> str:
+    """The part of an id people read and type, as git shows a short hash: a made id's random
+    tail (the date part is shared by every entry of a day), any other id whole."""
+    made = MADE_ID.fullmatch(entry_id)
+    return made["tail"] if made else entry_id
+
 
 OPEN_BOX = re.compile(r"^\s*[-*] \[ \]", re.MULTILINE)
 DONE_BOX = re.compile(r"^\s*[-*] \[[xX]\]", re.MULTILINE)

@@ -19,6 +19,7 @@ from mem.model import (
     SearchHit,
     Stats,
     TaskReport,
+    short_id,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def entry_line(entry: Entry) -> str:
     place = f"{entry.agent}/{entry.category}" + (" (archive)" if entry.archived else "")
     tags = " ".join(f"#{tag}" for tag in entry.tags)
     flags = " [superseded]" if entry.is_superseded else ""
-    return f"{entry.id}  {entry.date:%Y-%m-%d}  {place}  {entry.kind}{flags}  {tags}".rstrip()
+    shown = short_id(entry.id)
+    return f"{shown}  {entry.date:%Y-%m-%d}  {place}  {entry.kind}{flags}  {tags}".rstrip()
 
 
 # --- commands ------------------------------------------------------------------------------

@@ -386,6 +386,20 @@ class SearchIndex:
         docs = sorted(docnum for entry_id in ids for docnum in self._docs("id", entry_id))
         return [to_entry(reader.stored_fields(docnum)) for docnum in docs]
 
+    def ids_with_tail_part(self, part: str) -> list[Entry]:
+        """Return the entries whose made id has `part` in its random tail (`p8ne` of
+        `20261122-230415-k3p8ne`), in index order."""
+        reader = self.reader()
+        if not reader.doc_count_all():
+            return []
+        ids = [
+            term.decode("utf-8")
+            for term in reader.expand_prefix("id", "")
+            if part in term.decode("utf-8").rpartition("-")[2] and term.count(b"-") == 2
+        ]
+        docs = sorted(docnum for entry_id in ids for docnum in self._docs("id", entry_id))
+        return [to_entry(reader.stored_fields(docnum)) for docnum in docs]
+
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
 

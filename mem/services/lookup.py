@@ -1,4 +1,5 @@
-"""Name an entry on the command line by its id or a unique prefix of it."""
+"""Name an entry on the command line by its id, a unique prefix of it, or a unique part of its
+random tail (the date part of a made id is the same for every entry of the day)."""
 
 from __future__ import annotations
 
@@ -30,11 +31,13 @@ def find_entry_block(
             f"id prefix {given!r} is too short; give at least {MIN_ID_PREFIX} characters"
         )
     index = fresh_index(vault, feedback)
-    candidates = [
-        entry
-        for entry in index.ids_with_prefix(given)
-        if entry.scope != "private" or entry.agent == settings.agent
-    ]
+
+    def visible(found: list[Entry]) -> list[Entry]:
+        return [e for e in found if e.scope != "private" or e.agent == settings.agent]
+
+    candidates = visible(index.ids_with_prefix(given))
+    if not candidates and "-" not in given:
+        candidates = visible(index.ids_with_tail_part(given.lower()))
     exact = [entry for entry in candidates if entry.id == given]
     if exact:
         candidates = exact
@@ -44,7 +47,7 @@ def find_entry_block(
     if len(unique_ids) > 1:
         shown = ", ".join(unique_ids[:5]) + (" ..." if len(unique_ids) > 5 else "")
         raise AmbiguousId(
-            f"id prefix {given} matches {len(unique_ids)} entries ({shown}); give more characters"
+            f"id {given} matches {len(unique_ids)} entries ({shown}); give more characters"
         )
     return current(vault, candidates[0])
 

@@ -163,7 +163,7 @@ def test_an_ambiguous_prefix_lists_the_candidates(mem, vault, command):
         mem(*command, "abcd-000", "--json", env={"EDITOR": "false"}), 1, "ambiguous_id"
     )
     assert message == (
-        "mem: id prefix abcd-000 matches 2 entries (abcd-0001, abcd-0002); give more characters"
+        "mem: id abcd-000 matches 2 entries (abcd-0001, abcd-0002); give more characters"
     )
     assert (vault / "dev" / "tasks.md").read_bytes() == before
 

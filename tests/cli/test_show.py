@@ -79,3 +79,16 @@ def test_show_hides_another_agents_private_entry(mem):
     entry_id = added_id(mem("add", "dev's own secret note", "--scope", "private", "-a", "dev"))
     assert data(mem("show", entry_id, "-a", "dev", "--json"))["entry"]["scope"] == "private"
     failed(mem("show", entry_id, "-a", "qa"), 1)
+
+
+def test_an_entry_is_named_by_the_random_tail_of_its_id_or_a_part_of_it(mem, vault):
+    first = added_id(mem("add", "Sessions live in Redis.", "-c", "facts", "-a", "dev"))
+    second = added_id(mem("add", "Queues live in Kafka.", "-c", "facts", "-a", "dev"))
+    tail = first.rpartition("-")[2]
+    assert ok(mem("show", tail)).stdout.startswith(f"<!-- id:{first} ")
+    assert ok(mem("show", tail[1:5])).stdout.startswith(f"<!-- id:{first} ")  # any part of it
+    listed = ok(mem("list", "-a", "dev")).stdout
+    assert f"{tail}  " in listed and first not in listed  # shown short, as git shows a hash
+    # The date part is every entry's of the day: a prefix of it is ambiguous, and says so.
+    result = mem("show", first[:8])
+    assert result.exit_code == 1 and f"matches 2 entries ({min(first, second)}" in result.stderr
