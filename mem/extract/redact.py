@@ -24,6 +24,7 @@ PLACEHOLDER_PREFIXES = (
 )  # fmt: skip
 
 _Replace = Callable[[re.Match[str]], str | None]
+EXACT, FOLDED, LINES = "exact", "folded", "lines"  # how a rule's hints are looked for
 _Check = Callable[[str], bool]
 
 
@@ -35,12 +36,12 @@ def redact(text: str) -> tuple[str, int]:
     """
     total = 0
     folded = ""  # the text in lower case, for the rules whose hints ignore case
-    for hints, pattern, replace, by_line in _rules():
-        if by_line:
+    for hints, pattern, replace, mode in _rules():
+        if mode == LINES:
             # A key/value rule tries every word start; run it on the lines that name a key.
             text, count = _substitute_lines(pattern, replace, text, hints)
         else:
-            if hints and hints[0].islower():
+            if mode == FOLDED:
                 folded = folded or text.lower()
                 if not any(hint in folded for hint in hints):
                     continue
@@ -114,7 +115,93 @@ _TOKENS: tuple[tuple[str, tuple[str, ...], str, _Check | None], ...] = (
     ("stripe-webhook-secret", ("whsec_",), r"(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{24,}", None),
     ("npm-token", ("npm_",), r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])", None),
     ("pypi-token", ("pypi-AgE",), r"(?<![\w-])pypi-AgE[\w-]{50,}", None),
-    ("huggingface-token", ("hf_",), r"(?<![A-Za-z0-9_])hf_[A-Za-z]{34}(?![A-Za-z0-9_])", None),
+    (
+        "huggingface-token",
+        ("hf_",),
+        r"(?<![A-Za-z0-9_])(?:hf_|api_org_)[A-Za-z0-9]{34,40}(?![A-Za-z0-9_])",
+        None,
+    ),
+    # The providers below follow the census of gitleaks' rules; the shapes are each provider's
+    # documented token format, written here from those documents.
+    (
+        "digitalocean-token",
+        ("do_v1_", "dop_v1_", "doo_v1_", "dor_v1_"),
+        r"(?<![A-Za-z0-9_])do[opr]?_v1_[a-f0-9]{64}(?![A-Za-z0-9_])",
+        None,
+    ),
+    (
+        "shopify-token",
+        ("shpat_", "shpca_", "shppa_", "shpss_"),
+        r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])",
+        None,
+    ),
+    (
+        "databricks-token",
+        ("dapi",),
+        r"(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])",
+        None,
+    ),
+    (
+        "twilio-key",
+        ("SK",),
+        r"(?<![A-Za-z0-9_])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_])",
+        lambda token: _has_letter_and_digit(token),
+    ),
+    (
+        "discord-token",
+        ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"),  # base64 of a user id's digits
+        r"(?<![\w.-])[MNO][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,38}(?![\w.-])",
+        lambda token: _has_letter_and_digit(token),
+    ),
+    (
+        "telegram-bot-token",
+        (":AA",),
+        r"(?<![\w:])\d{8,10}:AA[0-9A-Za-z_-]{33}(?![\w-])",
+        None,
+    ),
+    ("grafana-token", ("glsa_", "glc_"), r"(?<![\w-])gl(?:sa|c)_[\w+/=-]{32,400}", None),
+    ("vault-token", ("hvs.", "hvb."), r"(?<![\w.-])hv[sb]\.[\w-]{90,200}", None),
+    (
+        "terraform-cloud-token",
+        (".atlasv1.",),
+        r"(?<![\w-])[a-z0-9]{14}\.atlasv1\.[\w=-]{60,70}(?![\w-])",
+        None,
+    ),
+    (
+        "doppler-token",
+        ("dp.pt.", "dp.st.", "dp.sa."),
+        r"(?<![\w.])dp\.(?:pt|st|sa)\.[\w]{40,44}",
+        None,
+    ),
+    ("linear-key", ("lin_api_",), r"(?<![\w-])lin_api_[A-Za-z0-9]{40}(?![\w-])", None),
+    ("postman-key", ("PMAK-",), r"(?<![\w-])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])", None),
+    ("sentry-token", ("sntrys_", "sntryu_"), r"(?<![\w-])sntry[su]_[\w=+/]{40,}", None),
+    ("newrelic-key", ("NRAK-",), r"(?<![\w-])NRAK-[A-Z0-9]{27}(?![\w-])", None),
+    ("pulumi-token", ("pul-",), r"(?<![\w-])pul-[a-f0-9]{40}(?![\w-])", None),
+    ("supabase-token", ("sbp_",), r"(?<![\w-])sbp_[a-f0-9]{40}(?![\w-])", None),
+    ("notion-token", ("ntn_",), r"(?<![\w-])ntn_[A-Za-z0-9]{40,}", None),
+    ("square-token", ("sq0atp-", "sq0csp-"), r"(?<![\w-])sq0(?:atp|csp)-[\w-]{22,43}", None),
+    (
+        "airtable-token",
+        ("pat",),
+        r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])",
+        None,
+    ),
+    ("atlassian-token", ("ATATT3",), r"(?<![\w-])ATATT3[\w=-]{150,220}", None),
+    ("fly-token", ("fo1_",), r"(?<![\w-])fo1_[\w-]{43}(?![\w-])", None),
+    ("heroku-key", ("HRKU-",), r"(?<![\w-])HRKU-[\w-]{60}(?![\w-])", None),
+    (
+        "age-secret-key",
+        ("AGE-SECRET-KEY-1",),
+        r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+        None,
+    ),
+    (
+        "mailchimp-key",
+        ("-us",),
+        r"(?<![\w-])[0-9a-f]{32}-us\d{1,2}(?![\w-])",
+        None,
+    ),
     ("sendgrid-key", ("SG.",), r"(?<![\w-])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])", None),
     ("jwt", ("eyJ",), r"(?<![\w-])eyJ[\w-]{5,}\.ey[\w-]{5,}\.[\w-]*", None),
 )
@@ -136,6 +223,11 @@ _PRIVATE_KEY = (
 _SLACK_WEBHOOK = (
     r"https://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[\w/-]{10,})"
 )
+_DISCORD_WEBHOOK = (
+    r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[\w-]{40,})"
+)
+# An Azure storage connection string: `…;AccountName=x;AccountKey=<base64>;EndpointSuffix=…`.
+_AZURE_ACCOUNT_KEY = r"(?i:\b(?:Account|Shared)Key)=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})"
 # scheme://user:password@host; a password may hold `@`, so backtrack to the last one.
 _CONNECTION = (
     r"\b[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^:/?#@\s\"'<>\[\]]*:"
@@ -193,7 +285,7 @@ _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd"})
 
 
 @cache
-def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace, bool], ...]:
+def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace, str], ...]:
     """Compile on first use, not at import: `mem` starts before every agent launch.
 
     Order matters: blocks and prefixed tokens go first, so the looser key/value rules then
@@ -201,31 +293,40 @@ def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace, bool], .
     """
     # Hints in lower case are looked for in the text in lower case. Key/value rules run line
     # by line, on the lines that hold one of their key words (every match sits on one line).
-    rules: list[tuple[tuple[str, ...], str, _Replace, bool]] = [
-        (("PRIVATE KEY",), _PRIVATE_KEY, _whole("private-key"), False),
-        *((hints, pattern, _whole(kind, check), False) for kind, hints, pattern, check in _TOKENS),
-        (("hooks.slack.com",), _SLACK_WEBHOOK, _secret_group("slack-webhook"), False),
-        (("://",), _CONNECTION, _secret_group("password", is_literal=True), False),
-        (("curl",), _CURL_USER, _secret_group("password", is_literal=True), False),
+    # Hints are looked for as written (EXACT), or in the text in lower case (FOLDED); key/value
+    # rules run line by line, on the lines that hold one of their key words (LINES).
+    rules: list[tuple[tuple[str, ...], str, _Replace, str]] = [
+        (("PRIVATE KEY",), _PRIVATE_KEY, _whole("private-key"), EXACT),
+        *((hints, pattern, _whole(kind, check), EXACT) for kind, hints, pattern, check in _TOKENS),
+        (("hooks.slack.com",), _SLACK_WEBHOOK, _secret_group("slack-webhook"), EXACT),
+        (("/api/webhooks/",), _DISCORD_WEBHOOK, _secret_group("discord-webhook"), EXACT),
+        (
+            ("accountkey", "sharedkey"),
+            _AZURE_ACCOUNT_KEY,
+            _secret_group("azure-storage-key"),
+            FOLDED,
+        ),
+        (("://",), _CONNECTION, _secret_group("password", is_literal=True), EXACT),
+        (("curl",), _CURL_USER, _secret_group("password", is_literal=True), EXACT),
         (
             ("password", "identified"),
             _SQL_PASSWORD,
             _secret_group("password", is_literal=True),
-            False,
+            FOLDED,
         ),
-        (("authorization",), _AUTH_HEADER, _replace_header, False),
+        (("authorization",), _AUTH_HEADER, _replace_header, FOLDED),
         (
             ("bearer",),
             _BARE_BEARER,
             _secret_group("bearer-token", check=_has_letter_and_digit),
-            False,
+            FOLDED,
         ),
-        (("name:",), _K8S_ENV, _replace_k8s_env, False),
-        (_KEY_WORDS, _LINE_ASSIGNMENT, _replace_line_assignment, True),
-        (_KEY_WORDS, _ASSIGNMENT, _replace_assignment, True),
+        (("name:",), _K8S_ENV, _replace_k8s_env, EXACT),
+        (_KEY_WORDS, _LINE_ASSIGNMENT, _replace_line_assignment, LINES),
+        (_KEY_WORDS, _ASSIGNMENT, _replace_assignment, LINES),
     ]
     return tuple(
-        (hints, re.compile(pattern), replace, by_line) for hints, pattern, replace, by_line in rules
+        (hints, re.compile(pattern), replace, mode) for hints, pattern, replace, mode in rules
     )
 
 
