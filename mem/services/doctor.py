@@ -54,7 +54,10 @@ def doctor(
         parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
         entry_count += len(parsed.spans)
         problems.extend(check_separators(vault, ref, parsed, fix))
-        problems.extend(p for p in parsed.problems if p.code != "missing_separator")
+        problems.extend(check_doubled_headers(vault, ref, parsed, fix))
+        problems.extend(
+            p for p in parsed.problems if p.code not in ("missing_separator", "duplicate_header")
+        )
         problems.extend(check_frontmatter(vault, ref, parsed, fix))
         for span in parsed.spans:
             seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))
@@ -70,6 +73,18 @@ def doctor(
     )
     problems.extend(check_index(vault, feedback))
     return DoctorReport(tuple(problems), len(refs), entry_count)
+
+
+def check_doubled_headers(
+    vault: Path, ref: layout.FileRef, parsed: entry_codec.ParsedFile, fix: bool
+) -> list[Problem]:
+    """Entries whose header line a union merge doubled: merged into one line by --fix."""
+    found = [p for p in parsed.problems if p.code == "duplicate_header"]
+    if not found or not fix:
+        return found
+    store.update(vault, ref.path, entry_codec.merged_headers)
+    how = "merged them (the higher reinforced count, the later seen)"
+    return [fixed(p, how) for p in found]
 
 
 def check_separators(

@@ -160,6 +160,20 @@ def parse_file(
                 )
             index += 1
             continue
+        twin = next_header(lines, index + 1)
+        if twin is not None and twin[1].group("id") == header.group("id"):
+            # Both sides of a union merge reinforced this entry: git kept both header lines.
+            # The entry loads from the last; `mem doctor --fix` merges them.
+            problems.append(
+                Problem(
+                    "duplicate_header",
+                    path,
+                    index + 1,
+                    f"entry {header.group('id')} has two header lines (a merge kept both)",
+                )
+            )
+            index = twin[0]
+            continue
         start = index
         stop, closed, open_fence = entry_end(lines, start + 1)
         entry_id = header.group("id")
@@ -230,6 +244,50 @@ def parse_file(
             spans.append(EntrySpan(entry, offsets[start], offsets[start + 1], offsets[end_line]))
         index = stop + 1 if closed else stop
     return ParsedFile(text, tuple(spans), tuple(problems), offsets[body_from])
+
+
+def next_header(lines: list[str], index: int) -> tuple[int, re.Match[str]] | None:
+    """The header comment on the next line that is not blank, if that line is one."""
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    if index < len(lines) and lines[index].startswith("<"):
+        header = HEADER.fullmatch(lines[index].rstrip("\r\n"))
+        if header is not None:
+            return index, header
+    return None
+
+
+def merged_headers(text: str) -> str:
+    """Merge the header lines a union merge doubled into one per entry: the higher
+    `reinforced`, the later `seen`, every other key from the last line, then the first."""
+    lines = text.splitlines(keepends=True)
+    index = 0
+    while index < len(lines):
+        header = (
+            HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
+        )
+        twin = next_header(lines, index + 1) if header else None
+        if header is None or twin is None or twin[1].group("id") != header.group("id"):
+            index += 1
+            continue
+        first, last = (
+            dict(parse_header(header.group("rest"))),
+            dict(parse_header(twin[1].group("rest"))),
+        )
+        pairs = {**first, **last}
+        counts = [
+            int(v) for v in (first.get("reinforced"), last.get("reinforced")) if v and v.isdigit()
+        ]
+        if counts:
+            pairs["reinforced"] = str(max(counts))
+        seen = [v for v in (first.get("seen"), last.get("seen")) if v]
+        if seen:
+            pairs["seen"] = max(seen)
+        ending = "\r\n" if lines[twin[0]].endswith("\r\n") else "\n"
+        lines[index : twin[0] + 1] = [
+            render_header(header.group("id"), tuple(pairs.items())) + ending
+        ]
+    return "".join(lines)
 
 
 def frontmatter_end(lines: list[str]) -> int:

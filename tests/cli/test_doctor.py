@@ -234,3 +234,40 @@ def test_a_vault_whose_gitignore_predates_temp_files_gets_the_rule(mem, vault):
     ok(mem("doctor", "--fix"))
     assert (vault / ".gitignore").read_text().endswith(".*.tmp\n")
     ok(mem("doctor"))
+
+
+def git(folder, *args):
+    return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True)
+
+
+def test_a_union_merge_that_doubled_a_header_line_is_merged_by_fix(mem, vault):
+    project = vault.parent
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.email", "t@example.com")
+    git(project, "config", "user.name", "t")
+    cause = "The root cause was a stale session cookie left by the old domain."
+
+    def session(name: str) -> str:  # each session's own summary, so handoffs differ
+        return f"SUMMARY: Session {name} looked into the login loop.\n\n{cause}\n"
+
+    ok(mem("commit", "-a", "dev", input=session("one")))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "first")
+    git(project, "checkout", "-qb", "other")
+    ok(mem("commit", "-a", "dev", input=session("two")))
+    git(project, "commit", "-qam", "reinforced on other")
+    git(project, "checkout", "-q", "main")
+    for name in ("three", "four"):
+        ok(mem("commit", "-a", "dev", input=session(name)))
+    git(project, "commit", "-qam", "reinforced twice on main")
+    git(project, "merge", "-q", "other", "-m", "merge")  # .gitattributes: merge=union
+    lessons = vault / "dev" / "lessons.md"
+    assert lessons.read_text().count("<!-- id:") == 2  # one entry, its header line twice
+    report = json.loads(mem("doctor", "--json").stdout)
+    in_lessons = [p["code"] for p in report["problems"] if p["path"] == "dev/lessons.md"]
+    assert in_lessons == ["duplicate_header"]
+    ok(mem("doctor", "--fix"))
+    text = lessons.read_text()
+    assert text.count("<!-- id:") == 1 and "reinforced:2" in text and cause in text
+    ok(mem("doctor"))
+    assert data(mem("search", "stale session cookie", "--json"))["hits"]
