@@ -58,6 +58,7 @@ def doctor(
         problems.extend(
             p for p in parsed.problems if p.code not in ("missing_separator", "duplicate_header")
         )
+        problems.extend(parsed.strays)
         problems.extend(check_frontmatter(vault, ref, parsed, fix))
         for span in parsed.spans:
             seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))

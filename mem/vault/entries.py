@@ -47,6 +47,7 @@ class ParsedFile(NamedTuple):
     spans: tuple[EntrySpan, ...]
     problems: tuple[Problem, ...]
     body_start: int  # offset just past the frontmatter
+    strays: tuple[Problem, ...] = ()  # text between entries: valid markdown, found by no search
 
     @property
     def entries(self) -> list[Entry]:
@@ -147,19 +148,36 @@ def parse_file(
     problems: list[Problem] = []
     default_kind = KINDS_BY_CATEGORY.get(category, ("fact",))[0]
     index = body_from
+    strays: list[Problem] = []
+    stray = False  # inside a run of text that belongs to no entry
     while index < len(lines):
         header = (
             HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
         )
         if header is None:
+            line = lines[index].strip()
             if HEADER_START.match(lines[index]):
                 problems.append(
                     Problem(
                         "malformed_entry", path, index + 1, "header comment does not close with -->"
                     )
                 )
+            elif is_stray(line) and not stray:
+                # A note written between entries, or an entry whose header was mistyped or
+                # deleted: no search finds it, so say where it is (mem never removes it).
+                strays.append(
+                    Problem(
+                        "stray_text",
+                        path,
+                        index + 1,
+                        f"text that belongs to no entry, so no search finds it: {line[:60]!r}; "
+                        "give it an entry header",
+                    )
+                )
+            stray = is_stray(line)
             index += 1
             continue
+        stray = False
         twin = next_header(lines, index + 1)
         if twin is not None and twin[1].group("id") == header.group("id"):
             # Both sides of a union merge reinforced this entry: git kept both header lines.
@@ -243,7 +261,13 @@ def parse_file(
             end_line = stop + 1 if closed else stop
             spans.append(EntrySpan(entry, offsets[start], offsets[start + 1], offsets[end_line]))
         index = stop + 1 if closed else stop
-    return ParsedFile(text, tuple(spans), tuple(problems), offsets[body_from])
+    return ParsedFile(text, tuple(spans), tuple(problems), offsets[body_from], tuple(strays))
+
+
+def is_stray(line: str) -> bool:
+    """Whether a line outside every entry holds words: not blank, a rule, a heading (a file's
+    own title) or a comment."""
+    return bool(line) and line != "---" and not line.startswith(("#", "<!--"))
 
 
 def next_header(lines: list[str], index: int) -> tuple[int, re.Match[str]] | None:

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from .helpers import added_id, data, entry_block, messages, ok, write_category_file
 
 
@@ -271,3 +273,31 @@ def test_a_union_merge_that_doubled_a_header_line_is_merged_by_fix(mem, vault):
     assert text.count("<!-- id:") == 1 and "reinforced:2" in text and cause in text
     ok(mem("doctor"))
     assert data(mem("search", "stale session cookie", "--json"))["hits"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "line"),
+    [
+        (
+            "A note between entries, written by hand.\n\n",
+            "A note between entries, written by hand.",
+        ),
+        (
+            "<!-- idd:typo1 kind:decision -->\n## 2026-01-02T00:00Z\n\nThe header is mistyped.\n\n---\n\n",
+            "The header is mistyped.",
+        ),
+        ("## 2026-01-02T00:00Z\n\nIts header was deleted.\n\n---\n\n", "Its header was deleted."),
+    ],
+)
+def test_text_that_belongs_to_no_entry_is_reported_with_its_line_and_kept(mem, vault, damage, line):
+    first = entry_block("20260103-000000-aaaaaa", "2026-01-03T00:00Z", "First decision.")
+    last = entry_block("20260101-000000-bbbbbb", "2026-01-01T00:00Z", "Last decision.")
+    path = write_category_file(vault, "dev/decisions.md", "dev", "decisions", first, damage, last)
+    before = path.read_bytes()
+    result = mem("doctor", "--json")
+    assert result.exit_code == 1
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert problem["code"] == "stray_text" and problem["path"] == "dev/decisions.md"
+    assert path.read_text().splitlines()[problem["line"] - 1] == line
+    ok(mem("add", "Newest decision.", "-c", "decisions", "-a", "dev"))
+    assert before[before.index(b"<!-- id:20260103") :] in path.read_bytes()  # kept, byte for byte
