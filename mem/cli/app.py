@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -70,6 +70,7 @@ def build_app(only: str | None = None) -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback()(root)
+    plain_argument_metavars()
     for name, module_name, attribute in COMMANDS:
         if only is not None and name != only:
             continue
@@ -80,6 +81,22 @@ def build_app(only: str | None = None) -> typer.Typer:
         else:
             app.command(name)(target)
     return app
+
+
+def plain_argument_metavars() -> None:
+    """Show a required argument as `ID`, not Typer's `{ID}`, which reads as a set of choices."""
+    from typer.core import TyperArgument
+
+    make_metavar = TyperArgument.make_metavar
+    if getattr(make_metavar, "plain", False):
+        return
+
+    def plain(self: TyperArgument, ctx: Any, *, usage: bool = False) -> str:
+        shown: str = make_metavar(self, ctx, usage=usage)
+        return shown[1:-1] if shown.startswith("{") and shown.endswith("}") else shown
+
+    plain.plain = True  # type: ignore[attr-defined]  # marks the patch, so it is applied once
+    TyperArgument.make_metavar = plain  # type: ignore[method-assign]  # see the docstring
 
 
 def command_named(arguments: list[str]) -> str | None:

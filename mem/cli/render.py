@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -47,8 +48,12 @@ def is_terminal() -> bool:
 
 
 def console(stderr: bool = False) -> Console:
+    """A Rich console; with NO_COLOR set, no styling at all: Rich's own reading of it drops
+    colour but keeps bold and dim, which no-colour users do not want either."""
     from rich.console import Console
 
+    if os.environ.get("NO_COLOR"):
+        return Console(stderr=stderr, highlight=False, soft_wrap=not stderr, color_system=None)
     return Console(stderr=stderr, highlight=False, soft_wrap=not stderr)
 
 

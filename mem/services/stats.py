@@ -20,7 +20,8 @@ AGE_BUCKETS: tuple[tuple[str, float], ...] = (
 
 
 def stats(settings: Settings, now: datetime | None = None) -> Stats:
-    """Count the vault's entries (private ones only for their own agent)."""
+    """Count the vault's entries (private ones only for their own agent); with an agent named
+    (`-a`), only that agent's."""
     vault = settings.require_vault()
     now = now or datetime.now(UTC)
     agents: Counter[str] = Counter()
@@ -30,6 +31,8 @@ def stats(settings: Settings, now: datetime | None = None) -> Stats:
     total = superseded = files = size = 0
     for ref in layout.category_files(vault):
         if ref.scope == "private" and ref.agent != settings.agent:
+            continue
+        if settings.agent_is_explicit and (ref.scope == "shared" or ref.agent != settings.agent):
             continue
         files += 1
         size += (vault / ref.path).stat().st_size

@@ -179,3 +179,38 @@ def test_help_before_a_command_name_is_the_full_root_help(run_mem):
     result = run_mem("--help", "list")
     assert result.exit_code == 0
     assert "search" in result.stdout and "commit" in result.stdout and "list" in result.stdout
+
+
+def test_a_required_argument_reads_as_a_name_not_a_set_of_choices(run_mem):
+    usage = run_mem("show", "--help").stdout.splitlines()[0]
+    assert usage == "Usage: mem show [OPTIONS] ID"
+
+
+def test_no_color_means_no_bold_or_dim_either(mem, vault):
+    ok(mem("add", "Sessions live in Redis.", "-c", "facts", "-a", "dev"))
+    script = (
+        "import os, pty, sys\n"
+        "pid, fd = pty.fork()\n"
+        "if pid == 0:\n"
+        "    os.execvp(sys.executable, [sys.executable, '-m', 'mem', 'stats'])\n"
+        "out = b''\n"
+        "while True:\n"
+        "    try:\n"
+        "        chunk = os.read(fd, 4096)\n"
+        "    except OSError:\n"
+        "        break\n"
+        "    if not chunk:\n"
+        "        break\n"
+        "    out += chunk\n"
+        "sys.stdout.write(out.decode(errors='replace'))\n"
+    )
+    env = {**os.environ, "NO_COLOR": "1", "MEM_VAULT": str(vault)}
+    shown = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    ).stdout
+    assert "\x1b[" not in shown and "facts" in shown

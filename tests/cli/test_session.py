@@ -15,7 +15,7 @@ def test_a_handoff_from_flags_is_a_structured_entry(mem, vault):
             "Fixed the login redirect",
             "--decision",
             "Sessions live server-side",
-            "--file",
+            "--changed",
             "/home/me/app/src/auth/session.py",
             "--commit",
             "4f2a9c1 Fix redirect race",

@@ -49,7 +49,8 @@ def test_stats_json_counts_entries_by_agent_category_kind_and_age(mem, vault):
     assert payload["index_bytes"] == sum(p.stat().st_size for p in index.iterdir() if p.is_file())
 
     as_dev = data(mem("stats", "--json", "--agent", "dev"))
-    assert as_dev["entries"] == 6 and as_dev["by_agent"]["dev"] == 3 and as_dev["files"] == 5
+    # Only dev's entries, its private one included (stats -a counted everyone's before).
+    assert as_dev["entries"] == 4 and as_dev["by_agent"] == {"dev": 3} and as_dev["files"] == 3
 
 
 def test_stats_draws_tables_with_bars(mem, vault):
@@ -70,3 +71,12 @@ def test_stats_of_an_empty_vault(mem):
     assert payload["entries"] == 0 and payload["files"] == 0
     assert payload["by_agent"] == {} and set(payload["by_age"].values()) == {0}
     ok(mem("stats"))
+
+
+def test_stats_for_one_agent_counts_only_its_entries(mem, vault):
+    ok(mem("add", "Sessions live in Redis.", "-c", "facts", "-a", "dev"))
+    ok(mem("add", "Queues live in Kafka.", "-c", "facts", "-a", "qa"))
+    ok(mem("add", "Everyone uses UTC.", "-c", "facts", "-a", "dev", "--scope", "shared"))
+    assert data(mem("stats", "--json"))["entries"] == 3
+    one = data(mem("stats", "-a", "dev", "--json"))
+    assert one["entries"] == 1 and one["by_agent"] == {"dev": 1}

@@ -29,7 +29,7 @@ def handoff(
         list[str] | None, typer.Option("--decision", help="A decision (repeatable).")
     ] = None,
     file: Annotated[
-        list[str] | None, typer.Option("--file", help="A file changed (repeatable).")
+        list[str] | None, typer.Option("--changed", help="A file the session changed (repeatable).")
     ] = None,
     commit: Annotated[
         list[str] | None, typer.Option("--commit", help="A commit, 'sha subject' (repeatable).")

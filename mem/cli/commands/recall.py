@@ -27,7 +27,10 @@ def recall(
         ),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", help="md (for a prompt), json, or claude-hook.")
+        str,
+        typer.Option(
+            "--format", help="md (for a prompt) or claude-hook (hook JSON); --json gives JSON."
+        ),
     ] = "md",
     agent: AgentOption = None,
     vault: VaultOption = None,

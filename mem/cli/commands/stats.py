@@ -19,6 +19,6 @@ def stats(
 ) -> None:
     """Count entries per agent, category, kind and age, with the vault and index sizes.
 
-    Example: mem stats
+    With --agent, count only that agent's entries. Example: mem stats -a dev
     """
     render.stats_report(stats_service.stats(settings_of(ctx, vault=vault, agent=agent)), as_json)
