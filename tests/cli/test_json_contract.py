@@ -180,3 +180,14 @@ def test_expected_failures_are_json_error_payloads(mem, args, exit_code, code):
 def test_init_failure_is_a_json_error_payload(run_mem):
     message = error_payload(run_mem("init", "missing-folder", "--json"), 1, "mem_error")
     assert "missing-folder" in message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["handoff", "--json", "show"], ["checkpoint", "--json", "show"]],
+    ids=" ".join,
+)
+def test_json_given_to_a_group_gives_a_json_error_from_its_subcommand(run_mem, tmp_path, args):
+    result = run_mem("--vault", str(tmp_path / "none"), *args)
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["code"] == "vault_not_found"
