@@ -8,7 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
 
-from mem.errors import InvalidAgent, InvalidSetting, MemError, VaultNotFound
+from mem.errors import FileUnreadable, InvalidAgent, InvalidSetting, VaultNotFound
 from mem.model import AGENT_NAME, DEFAULT_DECAY_FLOOR, DEFAULT_HALF_LIFE_DAYS
 
 VAULT_DIR = ".memory"
@@ -164,9 +164,9 @@ def read_config(vault: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise MemError(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
+        raise InvalidSetting(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
     except OSError as exc:
-        raise MemError(f"cannot read {path} ({exc.strerror}); check its permissions") from exc
+        raise FileUnreadable(f"cannot read {path} ({exc.strerror}); check its permissions") from exc
 
 
 RESERVED_AGENT_NAMES = frozenset({"archive"})  # a folder name with a meaning of its own

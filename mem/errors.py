@@ -81,3 +81,27 @@ class FormatMismatch(MemError):
 
 class InvalidSetting(MemError):
     code = "invalid_setting"
+
+
+class FileUnreadable(MemError):
+    code = "file_unreadable"
+
+
+class FileUnwritable(MemError):
+    code = "file_unwritable"
+
+
+class NotUtf8(MemError):
+    code = "not_utf8"
+
+
+class UnsafeEdit(MemError):
+    code = "unsafe_edit"
+
+
+class CommandNotStarted(MemError):
+    code = "command_not_started"
+
+
+class NotAFolder(MemError):
+    code = "not_a_folder"

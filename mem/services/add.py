@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.errors import EntryNotFound, InvalidInput, MemError
+from mem.errors import EntryNotFound, InvalidInput, UnsafeEdit
 from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, SHARED_FOLDER, Entry
 from mem.services.fact_cap import MAX_FACTS, cap_facts
 from mem.services.feedback import QUIET, Feedback
@@ -219,7 +219,7 @@ def check_others_unchanged(
         ]
 
     if blocks(before) != blocks(after) or any(after.span_of(i) is None for i in touched):
-        raise MemError(
+        raise UnsafeEdit(
             f"refusing to write {path}: the edit would change other entries; "
             "run `mem doctor` and fix the file by hand"
         )

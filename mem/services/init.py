@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mem.config import VAULT_DIR, Settings
-from mem.errors import MemError
+from mem.errors import NotAFolder
 from mem.model import InitReport
 from mem.vault import layout, store
 
@@ -17,7 +17,7 @@ def init(settings: Settings, path: Path | None, cwd: Path) -> InitReport:
     else:
         base = (cwd / path).resolve() if path else cwd.resolve()
         if not base.is_dir():
-            raise MemError(f"{base} is not a folder; create it first or pick another")
+            raise NotAFolder(f"{base} is not a folder; create it first or pick another")
         target = layout.project_root(base) / VAULT_DIR
     existed = (target / "mem.toml").is_file()
     template = layout.template_folder()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.errors import InvalidInput, MemError
+from mem.errors import CommandNotStarted, InvalidInput, MemError
 from mem.model import CommitReport, Entry
 from mem.services import session
 from mem.services.commit import commit, lines_of
@@ -114,7 +114,7 @@ def run(
                 env=env,
             )
         except OSError as exc:  # the last checkpoint stays: nothing new was started
-            raise MemError(f"cannot start {command[0]}: {exc.strerror}") from exc
+            raise CommandNotStarted(f"cannot start {command[0]}: {exc.strerror}") from exc
         previous = catch_stop_signals()
         session.save_checkpoint(
             settings,

@@ -7,7 +7,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from mem.errors import MemError
+from mem.errors import FileUnwritable
 from mem.model import Checkpoint
 from mem.vault import store
 from mem.vault.layout import STATE_DIR, inside
@@ -84,5 +84,5 @@ def clear_checkpoint(vault: Path, agent: str) -> bool:
         except FileNotFoundError:
             return False
         except OSError as exc:
-            raise MemError(f"cannot remove {relative} ({exc.strerror})") from exc
+            raise FileUnwritable(f"cannot remove {relative} ({exc.strerror})") from exc
     return True

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from mem.errors import MemError, VaultReadOnly
+from mem.errors import FileUnreadable, FileUnwritable, MemError, NotUtf8, VaultReadOnly
 from mem.vault.layout import STATE_DIR, inside
 
 LOCK_DIR = f"{STATE_DIR}/locks"
@@ -24,7 +24,9 @@ def read_bytes(vault: Path, relative: str) -> bytes:
     except FileNotFoundError:
         return b""
     except OSError as exc:
-        raise MemError(f"cannot read {relative} ({exc.strerror}); check its permissions") from exc
+        raise FileUnreadable(
+            f"cannot read {relative} ({exc.strerror}); check its permissions"
+        ) from exc
 
 
 def read_text(vault: Path, relative: str) -> str:
@@ -42,7 +44,7 @@ def read_strict(vault: Path, relative: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise MemError(
+        raise NotUtf8(
             f"{relative} is not UTF-8 (line {line}); re-save it as UTF-8 before mem writes to it"
         ) from None
 
@@ -54,7 +56,7 @@ def explain_os_error(exc: OSError, what: str) -> MemError:
             f"cannot write {what}: the vault is read-only ({exc.strerror}); "
             "check its permissions or mount"
         )
-    return MemError(f"cannot write {what} ({exc.strerror})")
+    return FileUnwritable(f"cannot write {what} ({exc.strerror})")
 
 
 @contextmanager

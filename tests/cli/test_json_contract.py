@@ -178,7 +178,7 @@ def test_expected_failures_are_json_error_payloads(mem, args, exit_code, code):
 
 
 def test_init_failure_is_a_json_error_payload(run_mem):
-    message = error_payload(run_mem("init", "missing-folder", "--json"), 1, "mem_error")
+    message = error_payload(run_mem("init", "missing-folder", "--json"), 1, "not_a_folder")
     assert "missing-folder" in message
 
 

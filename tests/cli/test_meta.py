@@ -214,3 +214,17 @@ def test_no_color_means_no_bold_or_dim_either(mem, vault):
         check=False,
     ).stdout
     assert "\x1b[" not in shown and "facts" in shown
+
+
+def test_every_failure_has_a_kind_of_its_own():
+    """No bare MemError: each failure has a subclass, so --json consumers get a stable code."""
+    root = os.path.join(os.path.dirname(README), "mem")
+    bare = []
+    for folder, _, names in os.walk(root):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                    text = handle.read()
+                if re.search(r"(?:raise|return) MemError\(", text):
+                    bare.append(name)
+    assert bare == []

@@ -12,7 +12,7 @@ import typer
 from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-from mem.errors import InvalidInput, MemError
+from mem.errors import FileUnreadable, InvalidInput, MemError
 
 
 @reports_errors
@@ -61,7 +61,7 @@ def commit(
     try:
         stream: BinaryIO = file.open("rb") if file is not None else sys.stdin.buffer
     except OSError as exc:
-        raise MemError(f"cannot read {file} ({exc.strerror}); check the path") from exc
+        raise FileUnreadable(f"cannot read {file} ({exc.strerror}); check the path") from exc
     with stream:
         copy = sys.stdout.buffer if tee else None
         try:
