@@ -133,8 +133,10 @@ def test_a_malformed_file_still_yields_its_good_entries(mem, vault):
         "qa/facts.md:6: malformed_entry: header comment does not close with -->",
         "qa/facts.md:20: malformed_entry: entry id 'bad/id' is not [A-Za-z0-9_-]+",
         # The broken entry's text is found by no search: where it is, is said too.
-        "qa/facts.md:9: stray_text: text that belongs to no entry, so no search finds it: 'lost'; "
-        "give it an entry header",
+        (
+            "qa/facts.md:9: stray_text: text that belongs to no entry, so no search finds it: 'lost'; "
+            "give it an entry header"
+        ),
     ]
 
 
