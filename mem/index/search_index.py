@@ -12,6 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
+from mem.index.rank_key import (
+    KIND_MASK,
+    KIND_SHIFT,
+    REINFORCED_MAX,
+    REINFORCED_SHIFT,
+    SECONDS_SHIFT,
+    UNKNOWN_KIND,
+    RankKey,
+)
 from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
@@ -27,8 +36,6 @@ BM25_K1 = 1.2
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
 SECONDS_PER_DAY = 86400.0
 KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
-UNKNOWN_KIND = 31
-REINFORCED_MAX = 16383
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
@@ -123,11 +130,12 @@ def to_document(entry: Entry, fingerprint: str) -> dict[str, Any]:
 
 def rank_key(entry: Entry) -> int:
     """Pack date, reinforcement, kind and "does not decay" into one integer column value."""
-    seconds = int(entry.date.timestamp())  # signed: the column is too, and >> keeps the sign
-    reinforced = min(entry.reinforced, REINFORCED_MAX)
-    kind = KIND_CODES.index(entry.kind) if entry.kind in KIND_CODES else UNKNOWN_KIND
-    steady = int(entry.is_open_task or entry.is_pinned)
-    return (seconds << 20) | (reinforced << 6) | (kind << 1) | steady
+    return RankKey(
+        int(entry.date.timestamp()),  # signed: the column is too
+        entry.reinforced,
+        KIND_CODES.index(entry.kind) if entry.kind in KIND_CODES else UNKNOWN_KIND,
+        entry.is_open_task or entry.is_pinned,
+    ).pack()
 
 
 def to_entry(stored: Mapping[str, Any]) -> Entry:
@@ -360,9 +368,12 @@ class SearchIndex:
         packed = reader.column_reader("rank", translate=False)
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":
-            keys = {d: ((packed[d] >> 6) & REINFORCED_MAX, packed[d] >> 20) for d in docs}
+            keys = {
+                d: ((packed[d] >> REINFORCED_SHIFT) & REINFORCED_MAX, packed[d] >> SECONDS_SHIFT)
+                for d in docs
+            }
         else:
-            keys = {d: (packed[d] >> 20,) for d in docs}
+            keys = {d: (packed[d] >> SECONDS_SHIFT,) for d in docs}
         ordered = sorted(docs, key=keys.__getitem__, reverse=True)
         if limit is not None:
             cut = keys[ordered[min(limit, len(ordered)) - 1]]
@@ -437,7 +448,7 @@ class SearchIndex:
             since = int(filters.since.timestamp())
             packed = reader.column_reader("rank", translate=False)
             candidates = reader.all_doc_ids() if allowed is None else allowed
-            allowed = frozenset(d for d in candidates if packed[d] >> 20 >= since)
+            allowed = frozenset(d for d in candidates if packed[d] >> SECONDS_SHIFT >= since)
         return allowed
 
     def _mask(self, filters: Filters) -> frozenset[int]:
@@ -474,13 +485,14 @@ class SearchIndex:
         half_lives = [ranking.half_life_days.get(kind) for kind in KIND_CODES] + [None] * 32
         boosts = [1.0 + REINFORCED_BOOST * math.log1p(times) for times in range(64)]
         ranked = []
+        # RankKey.unpack, inlined: this loop runs once per match of every search.
         for docnum, score in scored:
             key = packed[docnum]
-            times = (key >> 6) & REINFORCED_MAX
+            times = (key >> REINFORCED_SHIFT) & REINFORCED_MAX
             factor = boosts[times] if times < 64 else 1.0 + REINFORCED_BOOST * math.log1p(times)
-            half_life = half_lives[(key >> 1) & 31]
+            half_life = half_lives[(key >> KIND_SHIFT) & KIND_MASK]
             if ranking.decay and half_life and not key & 1:
-                age_days = max(0.0, now - (key >> 20)) / SECONDS_PER_DAY
+                age_days = max(0.0, now - (key >> SECONDS_SHIFT)) / SECONDS_PER_DAY
                 factor *= ranking.floor + (1 - ranking.floor) * 0.5 ** (age_days / half_life)
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
