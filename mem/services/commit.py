@@ -122,7 +122,7 @@ def commit(
     counted = Counted(chain(head, rest))
     # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
     reading = read_session(formats.read(fmt, counted), ledger.read(vault, agent), instructions)
-    if fmt in formats.JSON_FORMATS and counted.non_blank and not reading.messages:
+    if output_format in formats.JSON_FORMATS and counted.non_blank and not reading.messages:
         # Told the wrong format, the reader finds nothing: say so rather than drop the session.
         raise FormatMismatch(
             f"no line of the input reads as {fmt}; leave --format out to detect it, or name "
