@@ -168,3 +168,25 @@ def test_a_reader_that_leaves_early_gets_no_traceback(vault, mem, args):
         code = process.wait(timeout=60)
     assert code == 1, stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("name", ["recall", "search"])
+def test_the_fast_grammar_knows_exactly_the_options_typer_declares(name):
+    """The quick parser's options are Typer's own, name for name: an option added to the
+    command and forgotten here (or the other way) fails this test, not a user."""
+    import typer.main
+
+    from mem.cli.app import build_app
+    from mem.cli.quick import COMMANDS
+
+    command = typer.main.get_command(build_app(only=name)).commands[name]  # type: ignore[attr-defined]
+    declared: dict[str, bool] = {}  # option -> takes a value
+    for param in command.params:
+        if param.param_type_name == "option":
+            for opt in (*param.opts, *param.secondary_opts):
+                if opt not in ("-h", "--help"):
+                    declared[opt] = not param.is_flag
+    grammar = COMMANDS[name]
+    known = {**dict.fromkeys(grammar.values, True), **dict.fromkeys(grammar.repeated, True)}
+    known.update(dict.fromkeys(grammar.flags, False))
+    assert known == declared
