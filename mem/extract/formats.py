@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from mem.text import fence_mark
+
 FORMATS = (
     "text",
     "claude-jsonl",
@@ -149,7 +151,7 @@ TEXT_CHUNK_LINES = 400  # plain output is read in chunks this long, cut at a bla
 
 def can_cut(chunk: list[str]) -> bool:
     """Whether a long chunk of prose may end here: at a blank line, outside a code fence."""
-    fences = sum(line.lstrip().startswith(("```", "~~~")) for line in chunk)
+    fences = sum(bool(fence_mark(line)) for line in chunk)
     return not chunk[-1].strip() and fences % 2 == 0
 
 
@@ -470,7 +472,7 @@ def read_aider(lines: Iterable[str]) -> Iterator[Message]:
 
     fenced = False  # inside a code block of the assistant's (a SEARCH/REPLACE block has `>>>`)
     for line in without_recall(lines):
-        if assistant and not user and line.lstrip().startswith("```"):
+        if assistant and not user and fence_mark(line):
             fenced = not fenced
         if fenced:
             assistant.append(line)

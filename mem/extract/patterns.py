@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from mem.extract.cues import Compiled, compiled
+from mem.text import fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
@@ -185,7 +186,7 @@ def prose_units(text: str) -> Iterator[Unit]:
 
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
+        if fence_mark(line):
             yield from flush()
             in_fence = not in_fence
             continue

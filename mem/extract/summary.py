@@ -20,6 +20,7 @@ from mem.extract.patterns import (
     looks_like_output,
     prose_units,
 )
+from mem.text import fence_mark
 
 SUMMARY_LINE = re.compile(
     r"^\s*\**(?:summary|resumo)\**\s*:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE
@@ -128,7 +129,7 @@ class SessionSummary:
             return
         fenced = False
         for line in text.splitlines():
-            if line.lstrip().startswith(("```", "~~~")):
+            if fence_mark(line):
                 fenced = not fenced
                 continue
             if fenced or looks_like_output(line):

@@ -33,7 +33,7 @@ from mem.services import session
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
 from mem.services.search import ranking_for
-from mem.services.text import cut_words
+from mem.text import cut_words
 from mem.vault import store
 
 PROJECT_FILE = "_project.md"

@@ -14,7 +14,7 @@ from mem.model import Checkpoint, Entry, RosterLine
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import with_lines
 from mem.services.refresh import fresh_index
-from mem.services.text import cut_words
+from mem.text import cut_words
 from mem.vault import layout, state
 
 CHECKPOINT_LIFETIME = timedelta(days=7)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from mem.model import KINDS_BY_CATEGORY, Entry, Problem
+from mem.text import fence_mark
 from mem.vault.layout import FileRef
 from mem.vault.version import PARSER_VERSION  # noqa: F401 - the parser's version, beside it
 
@@ -25,7 +26,6 @@ VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
 # A tag needs a letter, and starts a word: `#123` is an issue, `# Heading` a heading, `a#b` neither.
 TAG = re.compile(r"(?:^|(?<=[\s(\[,;]))#(?P<tag>[\w-]*[^\W\d_][\w-]*)")
 CODE_SPAN = re.compile(r"`[^`\n]*`")
-FENCE_MARKS = ("```", "~~~")
 SEPARATOR = "---"
 ID_ALPHABET = string.digits + string.ascii_lowercase
 ID_RANDOM_CHARS = 6  # 36**6 ≈ 2**31 random values per second
@@ -108,12 +108,6 @@ def render_header(entry_id: str, header: tuple[tuple[str, str], ...]) -> str:
     """Write a header comment line (without its newline)."""
     parts = [f"id:{entry_id}", *(render_pair(key, value) for key, value in header)]
     return f"<!-- {' '.join(parts)} -->"
-
-
-def fence_mark(line: str) -> str | None:
-    """Return the fence a line opens or closes (``` or ~~~), or None: the one test used everywhere."""
-    stripped = line.lstrip(" \t")
-    return stripped[:3] if stripped.startswith(FENCE_MARKS) else None
 
 
 def find_tags(heading_tags: str, body: str) -> tuple[str, ...]:
