@@ -46,6 +46,7 @@ class Capture:
         self.since_commit += found
         if message.role == "undo":
             # A change taken back (`/undo`): what the agent said of it is no memory either.
+            self.undone.update(message.commits)
             for sha in message.commits:
                 self.retracted += self.by_commit.pop(sha, [])
         elif message.commits:
@@ -55,8 +56,6 @@ class Capture:
         return found
 
     def mined(self, message: Message, text: str) -> list[Candidate]:
-        if message.role == "undo":
-            self.undone.update(message.commits)
         if self.pending and message.role == "assistant":
             self.work_after_summary += bool(text.strip() or message.files or message.commits)
         if not text.strip():

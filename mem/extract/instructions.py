@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from mem.extract.dedupe import normalise, word_set
-from mem.extract.patterns import BULLET, clean, prose_units
+from mem.extract.patterns import body_of, prose_units
 
 RESTATED = 0.8  # share of a candidate's words that one instruction line must hold
 
@@ -17,8 +17,7 @@ class Instructions:
         self.words: list[frozenset[str]] = []
         for text in texts:
             for unit in prose_units(text):
-                marker = BULLET.match(unit.text) if unit.kind == "bullet" else None
-                body = clean(unit.text[marker.end() :] if marker else unit.text)
+                body = body_of(unit)
                 if len(body) >= 15:
                     self.exact.add(normalise(body))
                     self.words.append(word_set(body))

@@ -226,6 +226,12 @@ def prose_units(text: str) -> Iterator[Unit]:
     yield from flush()
 
 
+def body_of(unit: Unit) -> str:
+    """A unit's words: without its list marker, status markers (`[OK]`, `✅`) and emphasis."""
+    marker = BULLET.match(unit.text) if unit.kind == "bullet" else None
+    return clean(MARKER.sub("", unit.text[marker.end() :] if marker else unit.text))
+
+
 def filing_of(title: str, cues: Compiled) -> Filing | None:
     """What a heading or an introducing line says about the items under it."""
     bare = clean(MARKER.sub("", title)).strip()
@@ -269,7 +275,7 @@ def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
             if block == unit.block and (indent < unit.indent or (indent == -1))
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
-        body = clean(MARKER.sub("", unit.text[bullet.end() :] if bullet else unit.text))
+        body = body_of(unit)
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             if filing is not None:
@@ -346,19 +352,22 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
         if found := pattern.search(probe):
             if slot == "warning" and facts_rule(probe[found.end() :].strip(), cues):
                 return Candidate("facts", "convention", cap(sentence))  # "Heads-up: X lives in Y"
-            if category == "tasks":
-                sentence = cues.task_label.sub("", sentence) or sentence
-            return Candidate(category, kind, cap(sentence))
+            return filed(category, kind, sentence, cues)
     if cues.narration.search(probe) and not cues.decided_in_passing.search(probe):
         return None
     if cues.general.search(probe) and not cues.specific.search(probe):
         return None
     for pattern, _, category, kind in cues.rules:
         if pattern.search(probe):
-            if category == "tasks":
-                sentence = cues.task_label.sub("", sentence) or sentence
-            return Candidate(category, kind, cap(sentence))
+            return filed(category, kind, sentence, cues)
     return None
+
+
+def filed(category: str, kind: str, sentence: str, cues: Compiled) -> Candidate:
+    """A candidate of the sentence; a task is stored without its label ("TODO:")."""
+    if category == "tasks":
+        sentence = cues.task_label.sub("", sentence) or sentence
+    return Candidate(category, kind, cap(sentence))
 
 
 def facts_rule(text: str, cues: Compiled) -> bool:
@@ -393,7 +402,7 @@ def diagnosis(text: str) -> list[Candidate]:
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             continue
-        body = clean(MARKER.sub("", unit.text.lstrip("-*+ ")))
+        body = body_of(unit)
         if (
             len(body) >= 2 * MIN_CHARS
             and cues.diagnosis.search(body)
@@ -417,8 +426,7 @@ def from_person(text: str) -> Iterator[Candidate]:
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             continue
-        bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
-        body = clean(MARKER.sub("", unit.text[bullet.end() :] if bullet else unit.text))
+        body = body_of(unit)
         if len(body) < MIN_CHARS or body.endswith(("?", "？")):
             continue
         found = classify(body, cues)

@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 from mem.extract.cues import compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
-    BULLET,
-    MARKER,
     MAX_CHARS,
     Candidate,
+    body_of,
     cap,
     classify,
     clean,
@@ -162,7 +161,7 @@ class SessionSummary:
         told = fallback = ""
         for text in reversed(self.reports):
             for unit in prose_units(text):
-                sentence = clean(MARKER.sub("", strip_bullet(unit.text)))
+                sentence = body_of(unit)
                 if unit.kind in ("heading", "title") or len(sentence) < 15:
                     continue
                 if sentence.endswith(("?", ":", "：")) or is_narration(sentence, cues):
@@ -184,7 +183,7 @@ class SessionSummary:
     def asked(self) -> str:
         """What the person asked for, in its first sentence."""
         for unit in prose_units(self.first_prompt):
-            sentence = clean(MARKER.sub("", strip_bullet(unit.text)))
+            sentence = body_of(unit)
             if (
                 unit.kind not in ("heading", "title")
                 and len(sentence) >= 10
@@ -244,17 +243,12 @@ def render_handoff(
     return "\n\n".join(parts)[: MAX_CHARS * 12]
 
 
-def strip_bullet(text: str) -> str:
-    marker = BULLET.match(text)
-    return text[marker.end() :] if marker else text
-
-
 def summed_up(text: str) -> str:
     """The items a report lists under its own summary, joined: "Updated X; Created Y"."""
     items: list[str] = []
     under = -1  # the indent of the summary's items, once the summary is found
     for unit in prose_units(text):
-        bare = clean(MARKER.sub("", strip_bullet(unit.text))).strip("*#: ")
+        bare = body_of(unit).strip("*#: ")
         if not items and under == -1:
             if SUMMARY_HEADING.match(bare) and (
                 unit.kind in ("heading", "title") or unit.text.rstrip().endswith(":")
