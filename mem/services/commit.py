@@ -34,25 +34,22 @@ class Batch:
     what the ledger says this session already stored."""
 
     by_category: dict[str, list[patterns.Candidate]] = field(default_factory=dict)
-    count: int = 0
-    keys: list[str] = field(default_factory=list)
     left_out: int = 0  # candidates past MAX_COMMIT_CANDIDATES
+    # Every kept candidate by its key, in the order found: the keys are this dict's.
     session_of: dict[str, tuple[patterns.Candidate, str]] = field(default_factory=dict)
 
     def add(self, candidate: patterns.Candidate, session: str, stored: frozenset[str]) -> None:
         key = candidate_key(session, candidate)
-        if key in stored or key in self.keys:
+        if key in stored or key in self.session_of:
             return  # a message that grew since the last run still holds what was stored
         kept = self.by_category.setdefault(candidate.category, [])
         if any(dedupe.is_same(candidate.text, other.text) for other in kept):
             return
-        if self.count >= MAX_COMMIT_CANDIDATES:
+        if len(self.session_of) >= MAX_COMMIT_CANDIDATES:
             self.left_out += 1  # said in the report: a runaway log is cut, never silently
             return
         kept.append(candidate)
-        self.keys.append(key)
         self.session_of[key] = (candidate, session)
-        self.count += 1
 
     def remove(self, candidate: patterns.Candidate) -> None:
         """Take back a candidate (the change it spoke of was undone)."""
@@ -69,11 +66,13 @@ class Batch:
         kept = self.by_category.get(candidate.category, [])
         if candidate in kept:
             kept.remove(candidate)
-        self.keys.remove(key)
-        self.count -= 1
+
+    @property
+    def keys(self) -> list[str]:
+        return list(self.session_of)
 
     def keys_of(self, category: str) -> list[str]:
-        return [key for key in self.keys if self.session_of[key][0].category == category]
+        return [key for key, (kept, _) in self.session_of.items() if kept.category == category]
 
 
 @dataclass
@@ -167,13 +166,19 @@ def store_reading(
     run = run_id(reading)
     # A run killed before it finished: this one completes it, at its moment, so what it stored
     # then is recognised and not counted again.
-    earlier = ledger.resumable(known, reading.new_messages)
+    earlier = ledger.resumable(known, list(reading.new_messages))
     moment = earlier.moment if earlier else (now or datetime.now(UTC))
     if earlier:
         reading.batch.drop(earlier.stored)
     if not dry_run:
         ledger.begin(
-            vault, agent, run, moment, reading.session, reading.new_messages, reading.batch.keys
+            vault,
+            agent,
+            run,
+            moment,
+            reading.session,
+            list(reading.new_messages),
+            reading.batch.keys,
         )
     added: list[Entry] = []
     reinforced: list[Entry] = []
@@ -231,11 +236,13 @@ class Reading:
     redactions: int = 0
     seen_text: bool = False
     session: str = ""  # the last session of the input: its id, else its opening lines' hash
-    new_messages: list[str] = field(default_factory=list)  # keys (session and content)
+    # Keys (session and content) of the messages not committed before, in order: a dict
+    # for its order and constant-time membership.
+    new_messages: dict[str, None] = field(default_factory=dict)
 
     def drop_stored(self, known: ledger.Ledger) -> None:
         """Forget what a commit that ran meanwhile stored of this input."""
-        self.new_messages = [key for key in self.new_messages if key not in known.messages]
+        self.new_messages = {key: None for key in self.new_messages if key not in known.messages}
         self.batch.drop(known.candidates)
 
 
@@ -272,8 +279,7 @@ def read_session(
             capture.follow(clean)
             reading.summary.take(clean, [])
             continue
-        if key not in reading.new_messages:
-            reading.new_messages.append(key)
+        reading.new_messages.setdefault(key)
         candidates = [c for c in capture.mine(clean, text) if not instructions.restate(c.text)]
         for candidate in candidates:
             reading.batch.add(candidate, session, known.candidates)
