@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -164,12 +164,13 @@ def store_reading(
 ) -> CommitReport:
     """Store what a reading found, recording the run in the ledger before and after."""
     run = run_id(reading)
-    # A run killed before it finished: this one completes it, at its moment, so what it stored
-    # then is recognised and not counted again.
-    earlier = ledger.resumable(known, list(reading.new_messages))
-    moment = earlier.moment if earlier else (now or datetime.now(UTC))
-    if earlier:
-        reading.batch.drop(earlier.stored)
+    # Runs of these sessions killed before they finished stored part of what this one found:
+    # their ledger lines tell which part reached the files.
+    killed = [each for each in known.unfinished if each.session in reading.sessions]
+    reading.batch.drop(frozenset().union(*(stored_by(vault, agent, each) for each in killed)))
+    # A killed run over these very messages is completed by this one, at its moment.
+    completes = ledger.resumable(known, list(reading.new_messages))
+    moment = min(each.moment for each in completes) if completes else (now or datetime.now(UTC))
     if not dry_run:
         ledger.begin(
             vault,
@@ -183,31 +184,34 @@ def store_reading(
     added: list[Entry] = []
     reinforced: list[Entry] = []
     for category, candidates in reading.batch.by_category.items():
+        keys = reading.batch.keys_of(category)
         result = store_candidates(
             vault,
             layout.file_ref(agent, category),
             candidates,
             moment,
             dry_run,
-            resumed=earlier is not None,
+            None if dry_run else journal(vault, agent, run, category, moment, keys),
         )
         added += result.added
         reinforced += result.reinforced
         if not dry_run and candidates:
-            ledger.progress(vault, agent, run, reading.batch.keys_of(category))
+            ledger.progress(vault, agent, run, keys)
     handoff = None
     replaces = known.handoffs.get(reading.session)
     body = reading.summary.render() if hand_off else ""
     if body:
-        handoff = store_handoff(vault, agent, body, moment, dry_run, replaces, earlier)
+        # The handoff a killed run may have written for this session is replaced, not doubled.
+        planned = [i for each in killed if each.session == reading.session for i in each.handoffs]
+        handoff = store_handoff(vault, agent, body, moment, dry_run, replaces, planned, run)
         if not dry_run:
             state.clear_checkpoint(vault, agent)  # the handoff says where things stand now
     archived = [] if dry_run else cap_facts(vault, agent)
     promoted = [] if dry_run else promote_facts(vault, agent, moment)
     if not dry_run:
         handoff_id = handoff.id if handoff else replaces
-        if earlier is not None and earlier.run != run:
-            ledger.finish(vault, agent, earlier.run, handoff_id)
+        for finished in {each.run for each in completes} - {run}:
+            ledger.finish(vault, agent, finished, handoff_id)
         ledger.finish(vault, agent, run, handoff_id)
     return CommitReport(
         fmt,
@@ -236,6 +240,7 @@ class Reading:
     redactions: int = 0
     seen_text: bool = False
     session: str = ""  # the last session of the input: its id, else its opening lines' hash
+    sessions: set[str] = field(default_factory=set)  # every session of the input
     # Keys (session and content) of the messages not committed before, in order: a dict
     # for its order and constant-time membership.
     new_messages: dict[str, None] = field(default_factory=dict)
@@ -262,6 +267,7 @@ def read_session(
         session = message.session or reading.session
         if not session and message.text.strip():
             session = opening(message.text)
+        reading.sessions.add(session)
         if session != reading.session:
             if reading.session:
                 reading.summary = SessionSummary()  # the handoff sums up the last session
@@ -380,18 +386,59 @@ def chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
     yield from rest
 
 
+def stored_by(vault: Path, agent: str, killed: ledger.Unfinished) -> frozenset[str]:
+    """The candidates a killed run stored: those it recorded after writing, and those of each
+    change it recorded before writing that reached its file. A file is replaced whole, so one
+    id it added shows the change was made; with none added, its reinforcements show it (the
+    counts reached, at the run's stamp)."""
+    found = set(killed.stored)
+    for change in killed.writes:
+        if change.category == "handoffs" or change.stored <= found:
+            continue
+        ref = layout.file_ref(agent, change.category)
+        parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+        entries = {entry.id: entry for entry in parsed.entries}
+        if change.added:
+            made = any(entry_id in entries for entry_id in change.added)
+        else:
+            made = all(
+                entry_id in entries
+                and entries[entry_id].reinforced >= count
+                and entries[entry_id].get("seen") == change.seen
+                for entry_id, count in change.reinforced.items()
+            )
+        if made:
+            found |= change.stored
+    return frozenset(found)
+
+
+Note = Callable[[list[str], dict[str, int]], None]
+
+
+def journal(
+    vault: Path, agent: str, run: str, category: str, moment: datetime, keys: list[str]
+) -> Note:
+    """What records in the ledger, before a category file is written, the change made to it."""
+
+    def note(new_ids: list[str], times: dict[str, int]) -> None:
+        change = ledger.Write(
+            category, seen_stamp(moment), frozenset(keys), frozenset(new_ids), times
+        )
+        ledger.writing(vault, agent, run, change)
+
+    return note
+
+
 def store_candidates(
     vault: Path,
     ref: layout.FileRef,
     candidates: list[patterns.Candidate],
     moment: datetime,
     dry_run: bool,
-    resumed: bool = False,
+    note: Note | None = None,
 ) -> FileResult:
-    """Under the file's lock, reinforce what it already holds and insert what is new.
-
-    A resumed run (the same input, killed before) finds what it stored then by its moment: an
-    entry it added, or reinforced, at that moment is not counted again."""
+    """Under the file's lock, reinforce what it already holds and insert what is new; `note`
+    hears the ids added and the reinforced counts just before the file is written."""
     result = FileResult()
     folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
 
@@ -407,8 +454,6 @@ def store_candidates(
         for candidate in candidates:
             twin = find_twin(live, candidate.text)
             if twin is not None:
-                if resumed and stored_at(twin, moment):
-                    continue  # stored, or reinforced, by this very run before it was killed
                 times[twin.id] = times.get(twin.id, 0) + 1
                 continue
             entry_id = entry_codec.new_entry_id(moment)
@@ -436,6 +481,8 @@ def store_candidates(
         check_others_unchanged(parsed, after, set(times) | set(new_ids), ref.path)
         result.added.extend(span.entry for span in after.spans if span.entry.id in new_ids)
         result.reinforced.extend(span.entry for span in after.spans if span.entry.id in times)
+        if note is not None and (new_ids or times):
+            note(new_ids, {e.id: e.reinforced for e in result.reinforced})
         return text
 
     if dry_run:
@@ -452,10 +499,12 @@ def store_handoff(
     moment: datetime,
     dry_run: bool,
     replaces: str | None,
-    earlier: ledger.Unfinished | None,
+    planned: list[str],
+    run: str,
 ) -> Entry:
     """Write the session's handoff: in place of the one an earlier run wrote for the same
-    session (moved to the top, same id), or of the one a killed run wrote, else as new."""
+    session (moved to the top, same id), or of the one a killed run wrote (its id is in the
+    ledger), else as new."""
     ref = layout.file_ref(agent, "handoffs")
     found: list[Entry] = []
 
@@ -463,10 +512,9 @@ def store_handoff(
         found.clear()
         text = old or entry_codec.new_file_text(agent, "handoffs")
         parsed = entry_codec.parse_ref(text, ref)
-        target = parsed.span_of(replaces) if replaces else None
-        if target is None and earlier is not None:
-            # The killed run's own handoff: new entries carry their run's second in their id.
-            target = next((s for s in parsed.spans if stored_at(s.entry, earlier.moment)), None)
+        target = next(
+            (span for i in (replaces, *planned) if i and (span := parsed.span_of(i))), None
+        )
         entry_id = target.entry.id if target is not None else entry_codec.new_entry_id(moment)
         if target is not None:
             if target.entry.body.strip() == entry_codec.clean_body(body).strip():
@@ -481,6 +529,11 @@ def store_handoff(
         written = entry_codec.parse_ref(text, ref).span_of(entry_id)
         if written is not None:
             found.append(written.entry)
+        if not dry_run:
+            change = ledger.Write(
+                "handoffs", seen_stamp(moment), frozenset(), frozenset([entry_id]), {}
+            )
+            ledger.writing(vault, agent, run, change)
         return text
 
     if dry_run:
@@ -506,14 +559,6 @@ def reinforcement(entry: Entry, times: int, moment: datetime) -> dict[str, str |
 
 def seen_stamp(moment: datetime) -> str:
     return f"{moment.astimezone(UTC):%Y-%m-%dT%H:%M:%SZ}"
-
-
-def stored_at(entry: Entry, moment: datetime) -> bool:
-    """Whether the run of `moment` added this entry (its id starts with the moment's second)
-    or reinforced it (its `seen` is that second)."""
-    return entry.id.startswith(f"{moment.astimezone(UTC):%Y%m%d-%H%M%S}-") or (
-        entry.get("seen") == seen_stamp(moment)
-    )
 
 
 def promote_facts(vault: Path, agent: str, moment: datetime) -> list[Entry]:
@@ -558,7 +603,13 @@ def share(vault: Path, entry: Entry, agents: list[str], moment: datetime) -> Ent
         parsed = entry_codec.parse_ref(text, ref)
         twin = find_twin([e for e in parsed.entries if not e.is_superseded], entry.body)
         if twin is not None:
-            by = sorted(set(filter(None, twin.get("by").split(","))) | set(agents))
+            holders = set(filter(None, twin.get("by").split(",")))
+            if holders >= set(agents):
+                # Shared by these agents already (a promotion killed before it marked the
+                # fact promoted, run again): nothing new to count.
+                result.append(twin)
+                return text
+            by = sorted(holders | set(agents))
             text = entry_codec.with_header(
                 parsed, twin.id, {"by": ",".join(by), **reinforcement(twin, 1, moment)}
             )

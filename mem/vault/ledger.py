@@ -3,8 +3,10 @@
 Hooks send a whole transcript again on every turn and Aider's history file only grows, so the
 same input reaching `mem commit` twice is the normal case: the ledger lets it add, reinforce and
 hand off nothing the second time. Each run appends a `started` line (with its moment and what
-it will store) before it writes anything, and a `done` line after; a run killed in between is
-found unfinished and completed by running the same input again, at the same moment.
+it will store) before it writes anything, a `writing` line before each file it changes (the ids
+it adds and reinforces there), a `progress` line after, and a `done` line at the end. A run
+killed in between is found unfinished and completed by running the same input again, at the
+same moment: its `writing` lines tell exactly which of its changes reached the files.
 """
 
 from __future__ import annotations
@@ -20,13 +22,30 @@ from mem.vault.layout import inside
 from mem.vault.state import STATE_FOLDER
 
 
+class Write(NamedTuple):
+    """A change a run was about to make to one category file (recorded before it made it)."""
+
+    category: str
+    seen: str  # the stamp its reinforcements carry
+    stored: frozenset[str]  # keys of the candidates the change stores
+    added: frozenset[str]  # ids of the entries it adds
+    reinforced: dict[str, int]  # id -> how many times reinforced after the change
+
+
 class Unfinished(NamedTuple):
     """A run that started and never finished: the next run over its messages completes it."""
 
     run: str
+    session: str  # the session it stored for
     moment: datetime
     messages: frozenset[str]
-    stored: frozenset[str]  # candidates it recorded as stored before it was killed
+    stored: frozenset[str]  # candidates recorded as stored (after the write) before the kill
+    writes: tuple[Write, ...]  # changes recorded before the write: made, or not
+
+    @property
+    def handoffs(self) -> list[str]:
+        """Ids of the handoffs it was writing."""
+        return [i for change in self.writes if change.category == "handoffs" for i in change.added]
 
 
 class Ledger(NamedTuple):
@@ -58,6 +77,7 @@ def read(vault: Path, agent: str) -> Ledger:
     started: dict[str, dict[str, object]] = {}
     done: set[str] = set()
     progress: dict[str, set[str]] = {}
+    writes: dict[str, list[Write]] = {}
     handoffs: dict[str, str] = {}
     for line in raw.splitlines():
         try:
@@ -71,6 +91,8 @@ def read(vault: Path, agent: str) -> Ledger:
             started[run] = record
         elif record.get("state") == "progress":
             progress.setdefault(run, set()).update(strings(record.get("stored")))
+        elif record.get("state") == "writing":
+            writes.setdefault(run, []).append(write_of(record))
         elif record.get("state") == "done" and run in started:
             done.add(run)
             handoff = record.get("handoff")
@@ -93,9 +115,11 @@ def read(vault: Path, agent: str) -> Ledger:
         unfinished.append(
             Unfinished(
                 run,
+                str(record.get("session", "")),
                 moment,
                 frozenset(strings(record.get("messages"))),
                 frozenset(progress.get(run, ())),
+                tuple(writes.get(run, ())),
             )
         )
     return Ledger(frozenset(messages), frozenset(candidates), handoffs, tuple(unfinished))
@@ -103,6 +127,21 @@ def read(vault: Path, agent: str) -> Ledger:
 
 def strings(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def write_of(record: dict[str, object]) -> Write:
+    counts = record.get("reinforced")
+    return Write(
+        str(record.get("category", "")),
+        str(record.get("seen", "")),
+        frozenset(strings(record.get("stored"))),
+        frozenset(strings(record.get("added"))),
+        {
+            key: value
+            for key, value in (counts.items() if isinstance(counts, dict) else ())
+            if isinstance(key, str) and isinstance(value, int)
+        },
+    )
 
 
 def begin(
@@ -134,19 +173,34 @@ def finish(vault: Path, agent: str, run: str, handoff: str | None) -> None:
     append(vault, agent, {"run": run, "state": "done", "handoff": handoff})
 
 
+def writing(vault: Path, agent: str, run: str, change: Write) -> None:
+    """Record, before it is made, the change a run makes to one category file: if the run is
+    killed, the run that completes it reads the file to tell whether the change was made."""
+    append(
+        vault,
+        agent,
+        {
+            "run": run,
+            "state": "writing",
+            "category": change.category,
+            "seen": change.seen,
+            "stored": sorted(change.stored),
+            "added": sorted(change.added),
+            "reinforced": change.reinforced,
+        },
+    )
+
+
 def progress(vault: Path, agent: str, run: str, stored: list[str]) -> None:
     """Record what a run has stored so far (one category file): if it is killed, the run that
     completes it leaves these out, whatever another run did to the same entries meanwhile."""
     append(vault, agent, {"run": run, "state": "progress", "stored": stored})
 
 
-def resumable(known: Ledger, messages: list[str]) -> Unfinished | None:
-    """An unfinished run whose messages are all among these: this run completes it."""
+def resumable(known: Ledger, messages: list[str]) -> list[Unfinished]:
+    """The unfinished runs whose messages are all among these: this run completes them."""
     reading = set(messages)
-    for run in known.unfinished:
-        if run.messages and run.messages <= reading:
-            return run
-    return None
+    return [run for run in known.unfinished if run.messages and run.messages <= reading]
 
 
 def append(vault: Path, agent: str, record: dict[str, object]) -> None:

@@ -4,12 +4,10 @@ and a commit killed halfway is completed by running it again, with nothing count
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -90,76 +88,100 @@ def test_a_transcript_sent_again_on_every_turn_is_counted_once(mem, vault):
     assert len([e for e in stored if e[0] == "handoffs"]) == 1
 
 
-# A child that imports mem, says "ready", waits for "go", then commits SESSION + MORE.
+# A child that commits stdin at a given moment and kills itself (SIGKILL, as `kill -9` would)
+# just before its Nth file sync or rename: every point where a write can be cut short.
 COMMIT_CHILD = """
-import sys
+import os, signal, sys
+from datetime import datetime
 from mem.config import load_settings
 from mem.services.commit import commit
 
-vault, text = sys.argv[1], sys.stdin.readline()[:-1].replace("\\\\n", "\\n")
-settings = load_settings(vault_flag=vault, agent_flag="dev")
-print("ready", flush=True)
-sys.stdin.readline()
-commit(settings, text.splitlines(keepends=True))
-print("done", flush=True)
+vault, kill_at, moment = sys.argv[1], int(sys.argv[2]), datetime.fromisoformat(sys.argv[3])
+calls = [0]
+
+
+def counted(real):
+    def call(*args):
+        calls[0] += 1
+        if calls[0] == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args)
+
+    return call
+
+
+os.fsync, os.replace = counted(os.fsync), counted(os.replace)
+commit(load_settings(vault_flag=vault, agent_flag="dev"), sys.stdin.read().splitlines(True), now=moment)
+print(calls[0], flush=True)
 """
+FACT = "Keep in mind that the staging proxy runs nginx 1.25 with default buffers.\n"
+SECOND = SESSION + FACT + MORE.replace("Turns out", "It turned out")
+GROWN = SECOND + "\nWe pinned nginx to 1.25 because 1.26 changed the buffer defaults.\n"
+MOMENT = "2026-03-01T10:00:00.250000+00:00"  # every run in one second: none told by its time
 
 
-def test_a_commit_killed_at_any_moment_is_completed_by_running_it_again(tmp_path, run_mem):
-    """Kill a commit at random moments; running the same input again must leave exactly what
-    one uninterrupted commit leaves: every entry once, each reinforcement counted once."""
+def child(vault: Path, text: str, kill_at: int = 0) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", COMMIT_CHILD, str(vault), str(kill_at), MOMENT]
+    return subprocess.run(
+        command, input=text, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+@pytest.fixture
+def earlier(tmp_path, run_mem) -> Path:
+    """A vault holding earlier sessions (their first lines differ): one that SECOND reinforces
+    and extends, and a fact SECOND reinforces a third time, which promotes it."""
     base = tmp_path / "base"
     base.mkdir()
     ok(run_mem("init", cwd=base))
-    # An earlier session that the killed one reinforces (the root cause) and extends.
-    ok(run_mem("--vault", str(base / ".memory"), "commit", "--agent", "dev", input=MORE))
-    reference = tmp_path / "reference"
+    for number, text in enumerate([MORE, FACT, FACT, FACT]):
+        assert child(base / ".memory", f"Session {number}.\n{text}").returncode == 0
+    return base
+
+
+def uninterrupted(base: Path, text: str) -> tuple[list[tuple[str, str, int]], int]:
+    """What one commit of `text` leaves in a copy of `base`, and how many writes it makes."""
+    reference = base.parent / "reference"
     shutil.copytree(base, reference)
-    second = SESSION + MORE.replace("Turns out", "It turned out")
-    ok(run_mem("--vault", str(reference / ".memory"), "commit", "--agent", "dev", input=second))
+    finished = child(reference / ".memory", text)
+    assert finished.returncode == 0, finished.stderr
     expected = memory(reference / ".memory")
     assert any(times == 1 for _, _, times in expected), "nothing reinforced: the test is moot"
+    assert any(category == "facts" and times == 3 for category, _, times in expected)
+    assert layout.file_ref("dev", "facts", scope="shared").path in snapshot(reference / ".memory")
+    return expected, int(finished.stdout)
 
-    def start(vault: Path) -> subprocess.Popen[str]:
-        process = subprocess.Popen(
-            [sys.executable, "-c", COMMIT_CHILD, str(vault)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+
+def test_a_commit_killed_before_any_write_is_completed_by_running_it_again(earlier, run_mem):
+    """Kill a commit before each of its writes in turn; running the same input again must
+    leave exactly what one uninterrupted commit leaves: every entry once, each reinforcement
+    counted once, the fact it promotes shared once."""
+    expected, writes = uninterrupted(earlier, SECOND)
+    for kill_at in range(1, writes + 1):
+        vault = earlier.parent / f"killed{kill_at}" / ".memory"
+        shutil.copytree(earlier, vault.parent)
+        assert child(vault, SECOND, kill_at).returncode == -signal.SIGKILL
+        ok(run_mem("--vault", str(vault), "commit", "--agent", "dev", input=SECOND))
+        assert memory(vault) == expected, f"killed before write {kill_at} of {writes}"
+        again = data(
+            run_mem("--vault", str(vault), "commit", "--agent", "dev", "--json", input=SECOND)
         )
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(second.replace("\n", "\\n") + "\n")
-        process.stdin.flush()
-        assert process.stdout.readline() == "ready\n"
-        process.stdin.write("go\n")
-        process.stdin.flush()
-        return process
+        assert again["added"] == again["reinforced"] == [], f"kill {kill_at}: counted twice"
 
-    # How long one commit takes here, so the kills land while it runs on any machine.
-    timing = tmp_path / "timing"
-    shutil.copytree(base, timing)
-    child = start(timing / ".memory")
-    began = time.perf_counter()
-    out, _ = child.communicate(timeout=60)
-    duration = time.perf_counter() - began
-    assert out.endswith("done\n")
 
-    seed = random.randrange(2**32)
-    chance = random.Random(seed)
-    kills = 0
-    for round_number in range(12):
-        work = tmp_path / f"round{round_number}"
-        shutil.copytree(base, work)
-        vault = work / ".memory"
-        process = start(vault)
-        time.sleep(chance.uniform(0, duration))
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=30)
-        kills += process.returncode == -signal.SIGKILL
-        ok(run_mem("--vault", str(vault), "commit", "--agent", "dev", input=second))
-        assert memory(vault) == expected, f"seed {seed}, round {round_number}"
-    assert kills >= 6, f"seed {seed}: most commits finished before the kill; the test proved little"
+def test_a_killed_commit_then_killed_again_on_grown_input_loses_and_doubles_nothing(
+    earlier, run_mem
+):
+    """The log grew before it was committed again (`agent | tee log`), and that commit was
+    killed too: the one that finally runs leaves what one commit of the whole log leaves."""
+    expected, writes = uninterrupted(earlier, GROWN)
+    for kill_at in range(1, writes + 1):
+        vault = earlier.parent / f"killed{kill_at}" / ".memory"
+        shutil.copytree(earlier, vault.parent)
+        assert child(vault, SECOND, kill_at).returncode == -signal.SIGKILL
+        child(vault, GROWN, kill_at)  # killed as well, unless it writes less than that
+        ok(run_mem("--vault", str(vault), "commit", "--agent", "dev", input=GROWN))
+        assert memory(vault) == expected, f"killed before write {kill_at}"
 
 
 def test_the_commit_report_has_its_exact_keys(mem, vault):
