@@ -36,7 +36,15 @@ class InvalidCategory(UsageError):
 
 
 class InvalidInput(UsageError):
+    """A flag's or an argument's value that cannot be used."""
+
     code = "invalid_input"
+
+
+class InvalidContent(MemError):
+    """Input that is read, not typed (stdin, a file), that cannot be stored: not a usage error."""
+
+    code = "invalid_content"
 
 
 class EntryNotFound(MemError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from mem.errors import InvalidInput
+from mem.errors import InvalidContent
 
 MAX_STDIN_BYTES = 1 << 20  # one entry's worth; `mem commit` streams larger input
 
@@ -20,10 +20,10 @@ def text_or_stdin(text: str) -> str:
         return clean_text(text)
     data = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
     if len(data) > MAX_STDIN_BYTES:
-        raise InvalidInput(
+        raise InvalidContent(
             f"stdin holds more than {MAX_STDIN_BYTES // 1024} KiB; one entry "
             "should be short (use `mem commit` for agent output)"
         )
     if b"\0" in data:
-        raise InvalidInput("stdin looks binary (it holds NUL bytes); give text")
+        raise InvalidContent("stdin looks binary (it holds NUL bytes); give text")
     return data.decode("utf-8", errors="replace")

@@ -182,7 +182,7 @@ def set_header(vault: Path, entry: Entry, updates: dict[str, str | None]) -> Ent
     """Change header keys of one entry, editing only its header line."""
     ref = layout.describe(entry.path)
     if ref is None:
-        raise InvalidInput(f"{entry.path} is not a category file")
+        raise EntryNotFound(f"{entry.path} is not a category file")
 
     def change(old: str) -> str:
         parsed = entry_codec.parse_ref(old, ref)

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 
 from mem.config import Settings
-from mem.errors import InvalidInput, NoMatchingItem, NotATask
+from mem.errors import EntryNotFound, InvalidInput, NoMatchingItem, NotATask
 from mem.model import Entry, TaskReport
 from mem.services.add import add
 from mem.services.lookup import find_entry
@@ -46,7 +46,9 @@ def task_done(
         parsed = entry_codec.parse_ref(old, ref)
         span = parsed.span_of(entry.id)
         if span is None:
-            raise InvalidInput(f"entry {entry.id} is no longer in {entry.path}")
+            raise EntryNotFound(
+                f"entry {entry.id} is no longer in {entry.path}; run the command again"
+            )
         block = old[span.start : span.end]
         lines = block.splitlines(keepends=True)
         for number, line in enumerate(lines):

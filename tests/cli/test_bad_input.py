@@ -93,8 +93,9 @@ def test_empty_text_is_refused(mem, vault, text):
     assert not (vault / "main").exists()
 
 
-def test_binary_stdin_is_refused(mem, vault):
-    message = failed(mem("add", "-", input=b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00"), 2)
+def test_binary_stdin_is_refused_as_content_not_usage(mem, vault):
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00"
+    message = error_payload(mem("add", "-", "--json", input=png), 1, "invalid_content")
     assert "binary" in message
     assert not (vault / "main").exists()
 
@@ -105,7 +106,7 @@ def test_undecodable_stdin_is_kept_with_replacement_characters(mem):
 
 
 def test_huge_stdin_is_refused(mem, vault):
-    message = failed(mem("add", "-", input=b"a" * (1024 * 1024 + 1)), 2)
+    message = failed(mem("add", "-", input=b"a" * (1024 * 1024 + 1)), 1)
     assert "1024 KiB" in message
     assert not (vault / "main").exists()
 
