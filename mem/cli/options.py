@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -67,13 +67,19 @@ def settings_of(ctx: typer.Context, vault: str | None = None, agent: str | None 
     )
 
 
-def group_settings(
-    ctx: typer.Context, agent: str | None, vault: str | None
-) -> tuple[Settings, bool]:
+def group_settings(ctx: typer.Context, agent: str | None, vault: str | None) -> Settings:
     """Settings for a subcommand (`mem handoff show`), honouring the flags given to its group
-    (`mem handoff --agent dev show`); and whether the group asked for --json."""
+    (`mem handoff --agent dev show`)."""
     given = ctx.obj or {}
-    settings = settings_of(
-        ctx, vault=vault or given.get("vault"), agent=agent or given.get("agent")
-    )
-    return settings, bool(given.get("json"))
+    return settings_of(ctx, vault=vault or given.get("vault"), agent=agent or given.get("agent"))
+
+
+def json_output(ctx: typer.Context | None) -> bool:
+    """Whether the command line asked for JSON: --json given to the command or to a group above
+    it (`mem handoff --json show`). Results and errors both ask this, so they agree."""
+    context: Any = ctx
+    while context is not None:
+        if context.params.get("as_json"):
+            return True
+        context = context.parent
+    return False

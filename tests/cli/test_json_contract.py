@@ -191,3 +191,28 @@ def test_json_given_to_a_group_gives_a_json_error_from_its_subcommand(run_mem, t
     result = run_mem("--vault", str(tmp_path / "none"), *args)
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"]["code"] == "vault_not_found"
+
+
+def test_every_command_takes_its_context_first_so_errors_know_the_output_mode():
+    """Results and errors read --json from the parsed context (json_output): a command that
+    did not take it could only guess from its own flags, and miss a group's --json."""
+    import inspect
+
+    import typer
+
+    from mem.cli.app import build_app
+
+    def commands(app: typer.Typer):
+        for info in app.registered_commands:
+            yield info.callback
+        for group in app.registered_groups:
+            assert group.typer_instance is not None
+            if group.typer_instance.registered_callback is not None:
+                yield group.typer_instance.registered_callback.callback
+            yield from commands(group.typer_instance)
+
+    found = [callback for callback in commands(build_app()) if callback is not None]
+    assert len(found) > 20
+    for callback in found:
+        first = next(iter(inspect.signature(callback).parameters.values()))
+        assert first.annotation in (typer.Context, "typer.Context"), callback.__qualname__

@@ -9,7 +9,14 @@ import typer
 from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.input import clean_text
-from mem.cli.options import AgentOption, JsonFlag, VaultOption, group_settings, settings_of
+from mem.cli.options import (
+    AgentOption,
+    JsonFlag,
+    VaultOption,
+    group_settings,
+    json_output,
+    settings_of,
+)
 
 app = typer.Typer(
     help="Save, show or clear the agent's checkpoint of work in progress.",
@@ -34,7 +41,7 @@ def checkpoint(
     Example: mem checkpoint --what "halfway through the session store migration" --next "tests"
     """
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"agent": agent, "vault": vault, "json": as_json}
+        ctx.obj = {"agent": agent, "vault": vault}
         return
     from mem.services import session
 
@@ -61,8 +68,8 @@ def show(
     """
     from mem.services import session
 
-    settings, parent_json = group_settings(ctx, agent, vault)
-    render.checkpoint_shown(session.show_checkpoint(settings), as_json or parent_json)
+    settings = group_settings(ctx, agent, vault)
+    render.checkpoint_shown(session.show_checkpoint(settings), json_output(ctx))
 
 
 @app.command("clear")
@@ -79,5 +86,5 @@ def clear(
     """
     from mem.services import session
 
-    settings, parent_json = group_settings(ctx, agent, vault)
-    render.checkpoint_cleared(session.clear_checkpoint(settings), as_json or parent_json)
+    settings = group_settings(ctx, agent, vault)
+    render.checkpoint_cleared(session.clear_checkpoint(settings), json_output(ctx))

@@ -11,7 +11,14 @@ from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.feedback import for_people
 from mem.cli.input import clean_text, text_or_stdin
-from mem.cli.options import AgentOption, JsonFlag, VaultOption, group_settings, settings_of
+from mem.cli.options import (
+    AgentOption,
+    JsonFlag,
+    VaultOption,
+    group_settings,
+    json_output,
+    settings_of,
+)
 
 app = typer.Typer(
     help="Write a session summary for the next session, or show the latest.",
@@ -55,7 +62,7 @@ def handoff(
     Example: mem handoff --what "login redirect fixed" --next "add the e2e test" --to qa
     """
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"agent": agent, "vault": vault, "json": as_json}
+        ctx.obj = {"agent": agent, "vault": vault}
         return
     from mem.services import session
 
@@ -90,6 +97,6 @@ def show(
     """
     from mem.services import session
 
-    settings, parent_json = group_settings(ctx, agent, vault)
+    settings = group_settings(ctx, agent, vault)
     entry = session.latest_handoff(settings, feedback=for_people())
-    render.handoff_shown(entry, as_json or parent_json)
+    render.handoff_shown(entry, json_output(ctx))
