@@ -3,7 +3,7 @@
 Importing Typer and building its app costs about 40 ms, a third of a search. This path reads the
 plain forms of these two commands' options (`--name VALUE`, `-n VALUE`, flags, the root `--vault`
 and `--agent` before the command) and answers exactly as the Typer commands do: they call the
-same `recall_answer` and `search_answer`. Anything else (help, `--opt=value`, `--`, a typo, a
+same bodies, in `mem/cli/answers.py`. Anything else (help, `--opt=value`, `--`, a typo, a
 number that is not one) returns None, and the Typer app handles it, so usage errors and help stay
 in one place. `tests/cli/test_quick.py` runs both parsers on the same requests.
 """
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from mem.cli.answers import SEARCH_LIMIT, recall_answer, search_answer
 from mem.cli.failure import report_failure
 from mem.errors import ExitCode, MemError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
     from mem.config import Settings
-    from mem.services.search import Query
 
 
 class Grammar(NamedTuple):
@@ -193,36 +193,3 @@ def run(argv: list[str]) -> int | None:
         report_failure("interrupted", "interrupted", as_json)
         return int(ExitCode.INTERRUPTED)
     return 0
-
-
-def recall_answer(
-    settings: Callable[[], Settings], task: str, budget: int | None, fmt: str, as_json: bool
-) -> None:
-    """Recall and print the block: the body of `mem recall`, whichever parser read the flags.
-    The settings are resolved after the format is checked, as a usage error comes first."""
-    from mem.cli import render
-    from mem.cli.feedback import for_people
-    from mem.cli.input import clean_text
-    from mem.services import recall as recall_service
-
-    render.check_recall_format(fmt)
-    block = recall_service.recall(settings(), clean_text(task), budget, feedback=for_people())
-    render.recall_block(block, "json" if as_json else fmt)
-
-
-SEARCH_LIMIT = 10
-
-
-def search_answer(
-    settings: Callable[[], Settings], request: Query, since: str | None, as_json: bool
-) -> None:
-    """Search and print the hits: the body of `mem search`, whichever parser read the flags.
-    `--since` is read here, before the settings, as Typer's command always did."""
-    from mem.cli import render
-    from mem.cli.feedback import for_people
-    from mem.services import search as search_service
-
-    if since:
-        request = request._replace(since=search_service.parse_since(since))
-    hits = search_service.search(settings(), request, feedback=for_people())
-    render.search_hits(hits, as_json)

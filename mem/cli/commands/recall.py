@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
+from mem.cli.answers import recall_answer
 from mem.cli.errors import reports_errors
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-from mem.cli.quick import recall_answer
 
 
 @reports_errors

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from mem.cli.answers import SEARCH_LIMIT, search_answer
 from mem.cli.errors import reports_errors
 from mem.cli.options import (
     AgentFilter,
@@ -18,7 +19,6 @@ from mem.cli.options import (
     VaultOption,
     settings_of,
 )
-from mem.cli.quick import SEARCH_LIMIT, search_answer
 from mem.services import search as search_service
 
 
