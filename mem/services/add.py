@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.errors import EntryNotFound, InvalidInput, UnsafeEdit
-from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, SHARED_FOLDER, Entry
+from mem.errors import InvalidInput
+from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, Entry
 from mem.services.fact_cap import MAX_FACTS, cap_facts
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import find_entry
 from mem.vault import entries as entry_codec
-from mem.vault import layout, store
+from mem.vault import layout, operations
 
 TAG_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
 
@@ -66,7 +66,7 @@ def add(
         vault, layout.file_ref(agent, category, scope), entry_id, moment, tags, body, tuple(pairs)
     )
     if older is not None:
-        set_header(vault, older, {"superseded-by": entry.id})
+        operations.set_header(vault, older, {"superseded-by": entry.id})
     if category == "facts" and scope == "agent":
         moved = cap_facts(vault, agent)
         if moved:
@@ -112,16 +112,7 @@ def add_many(
     rendered.sort(key=lambda row: row[0], reverse=True)
     new_ids = {entry_id for _, entry_id, _ in rendered}
 
-    def insert(old: str) -> str:
-        text = old or entry_codec.new_file_text(agent, category)
-        before = entry_codec.parse_ref(text, ref)
-        after = entry_codec.insert_entry(before, "".join(block for _, _, block in rendered))
-        check_others_unchanged(before, entry_codec.parse_ref(after, ref), new_ids, ref.path)
-        return after
-
-    _, new_text = store.update(vault, ref.path, insert)
-    parsed = entry_codec.parse_ref(new_text, ref)
-    return [span.entry for span in parsed.spans if span.entry.id in new_ids]
+    return operations.insert(vault, ref, "".join(block for _, _, block in rendered), new_ids)
 
 
 def check_kind(category: str, kind: str | None) -> str:
@@ -162,64 +153,4 @@ def write_entry(
 ) -> Entry:
     """Insert a rendered entry into a category file (creating it) and return it as parsed."""
     block = entry_codec.render_entry(entry_id, moment, tags, body, header)
-    folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
-
-    def insert(old: str) -> str:
-        text = old or entry_codec.new_file_text(folder_agent, ref.category)
-        before = entry_codec.parse_ref(text, ref)
-        after = entry_codec.insert_entry(before, block)
-        check_others_unchanged(before, entry_codec.parse_ref(after, ref), entry_id, ref.path)
-        return after
-
-    _, new_text = store.update(vault, ref.path, insert)
-    span = entry_codec.parse_ref(new_text, ref).span_of(entry_id)
-    if span is None:  # the block we rendered always parses; anything else is a bug
-        raise AssertionError(f"entry {entry_id} did not parse after insertion")
-    return span.entry
-
-
-def set_header(vault: Path, entry: Entry, updates: dict[str, str | None]) -> Entry:
-    """Change header keys of one entry, editing only its header line."""
-    ref = layout.describe(entry.path)
-    if ref is None:
-        raise EntryNotFound(f"{entry.path} is not a category file")
-
-    def change(old: str) -> str:
-        parsed = entry_codec.parse_ref(old, ref)
-        if parsed.span_of(entry.id) is None:
-            raise EntryNotFound(f"entry {entry.id} is no longer in {entry.path}")
-        after = entry_codec.with_header(parsed, entry.id, updates)
-        check_others_unchanged(parsed, entry_codec.parse_ref(after, ref), entry.id, ref.path)
-        return after
-
-    _, new_text = store.update(vault, ref.path, change)
-    span = entry_codec.parse_ref(new_text, ref).span_of(entry.id)
-    return span.entry if span else entry
-
-
-def check_others_unchanged(
-    before: entry_codec.ParsedFile,
-    after: entry_codec.ParsedFile,
-    entry_ids: str | set[str],
-    path: str,
-) -> None:
-    """Refuse a write that would change, hide or reveal any entry but the one being written.
-
-    A last line of defence: if the file holds something the parser reads differently after the
-    edit (an odd fence, a stray header), stop rather than lose an entry.
-    """
-
-    touched = {entry_ids} if isinstance(entry_ids, str) else entry_ids
-
-    def blocks(parsed: entry_codec.ParsedFile) -> list[tuple[str, str]]:
-        return [
-            (span.entry.id, parsed.text[span.start : span.end])
-            for span in parsed.spans
-            if span.entry.id not in touched
-        ]
-
-    if blocks(before) != blocks(after) or any(after.span_of(i) is None for i in touched):
-        raise UnsafeEdit(
-            f"refusing to write {path}: the edit would change other entries; "
-            "run `mem doctor` and fix the file by hand"
-        )
+    return operations.insert(vault, ref, block, {entry_id})[0]

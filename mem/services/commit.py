@@ -17,10 +17,9 @@ from mem.extract.instructions import Instructions
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
 from mem.model import MAX_COMMIT_CANDIDATES, SHARED_FOLDER, CommitReport, Entry
-from mem.services.add import check_others_unchanged, set_header
 from mem.services.fact_cap import cap_facts
 from mem.vault import entries as entry_codec
-from mem.vault import layout, ledger, state, store
+from mem.vault import layout, ledger, operations, state, store
 
 SOURCE = "commit"
 BINARY_SHARE = 0.1  # replaced or control characters above this share: binary, not text
@@ -478,7 +477,7 @@ def store_candidates(
                 entry_codec.parse_ref(text, ref), "".join(reversed(blocks))
             )
         after = entry_codec.parse_ref(text, ref)
-        check_others_unchanged(parsed, after, set(times) | set(new_ids), ref.path)
+        operations.check_others_unchanged(parsed, after, set(times) | set(new_ids), ref.path)
         result.added.extend(span.entry for span in after.spans if span.entry.id in new_ids)
         result.reinforced.extend(span.entry for span in after.spans if span.entry.id in times)
         if note is not None and (new_ids or times):
@@ -588,7 +587,7 @@ def promote_facts(vault: Path, agent: str, moment: datetime) -> list[Entry]:
             continue
         shared = share(vault, entry, [agent, *confirmed_by], moment)
         promoted.append(shared)
-        set_header(vault, entry, {"promoted": shared.id})
+        operations.set_header(vault, entry, {"promoted": shared.id})
     return promoted
 
 

@@ -29,7 +29,7 @@ from mem.services.refresh import (
     rebuild,
 )
 from mem.vault import entries as entry_codec
-from mem.vault import layout, store
+from mem.vault import layout, operations, store
 from mem.vault.state import is_alive
 
 STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died, not a live one
@@ -180,11 +180,15 @@ def check_duplicates(
             if not fix:
                 problems.append(problem)
             elif twin:
-                done = edit_block(vault, entry.path, entry_id, block, lambda _: "", last=True)
+                done = operations.replace_block(
+                    vault, entry.path, entry_id, block, lambda _: "", last=True
+                )
                 problems.append(fixed(problem, "removed the identical copy") if done else problem)
             else:
                 new_id = entry_codec.new_entry_id(now or datetime.now(UTC))
-                done = edit_block(vault, entry.path, entry_id, block, renamer(entry_id, new_id))
+                done = operations.replace_block(
+                    vault, entry.path, entry_id, block, renamer(entry_id, new_id)
+                )
                 problems.append(
                     fixed(problem, f"gave the second entry the new id {new_id}")
                     if done
@@ -200,46 +204,6 @@ def renamer(old_id: str, new_id: str) -> Callable[[str], str]:
         return block.replace(f"id:{old_id}", f"id:{new_id}", 1)
 
     return rename
-
-
-def edit_block(
-    vault: Path,
-    path: str,
-    entry_id: str,
-    block: str,
-    change: Callable[[str], str],
-    last: bool = False,
-) -> bool:
-    """Under the file's lock, find the entry with this id and exactly this text, and replace
-    its block with `change(block)` ("" removes it). Returns False when it is not there.
-
-    Matching the text, not a line number, keeps a fix from hitting the wrong entry after an
-    earlier fix or a person's edit moved things around.
-    """
-    ref = layout.describe(path)
-    if ref is None:
-        return False
-    done = False
-
-    def apply(old: str) -> str:
-        nonlocal done
-        parsed = entry_codec.parse_ref(old, ref)
-        matches = [
-            span
-            for span in parsed.spans
-            if span.entry.id == entry_id and old[span.start : span.end] == block
-        ]
-        if not matches:
-            return old
-        span = matches[-1] if last else matches[0]
-        done = True
-        replacement = change(block)
-        if replacement == "":
-            return entry_codec.without_entry(parsed, span)
-        return old[: span.start] + replacement + old[span.end :]
-
-    store.update(vault, path, apply)
-    return done
 
 
 def check_wrong_files(
@@ -283,7 +247,7 @@ def move_entry(vault: Path, entry: Entry, block: str, category: str) -> bool:
 
     # Insert first, then remove: a crash in between leaves a duplicate, never a loss.
     store.update(vault, target.path, insert)
-    return edit_block(vault, entry.path, entry.id, block, lambda _: "")
+    return operations.replace_block(vault, entry.path, entry.id, block, lambda _: "")
 
 
 def check_supersedes(vault: Path, by_id: dict[str, Entry], fix: bool) -> list[Problem]:
@@ -308,15 +272,7 @@ def check_supersedes(vault: Path, by_id: dict[str, Entry], fix: bool) -> list[Pr
 
 
 def set_back_link(vault: Path, older: Entry, newer_id: str) -> None:
-    ref = layout.describe(older.path)
-    assert ref is not None
-    store.update(
-        vault,
-        older.path,
-        lambda old: entry_codec.with_header(
-            entry_codec.parse_ref(old, ref), older.id, {"superseded-by": newer_id}
-        ),
-    )
+    operations.set_header(vault, older, {"superseded-by": newer_id})
 
 
 TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]+\.tmp$")

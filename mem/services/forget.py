@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from mem.config import Settings
 from mem.model import Entry
-from mem.services.add import set_header
 from mem.services.lookup import find_entry
+from mem.vault import operations
 from mem.vault.entries import format_date
 
 FORGOTTEN = "forgotten"  # the superseded-by value of an entry nobody replaced
@@ -23,4 +23,4 @@ def forget(settings: Settings, given: str, reason: str = "", now: datetime | Non
     }
     if reason.strip():
         updates["reason"] = " ".join(reason.split())
-    return set_header(vault, entry, updates)
+    return operations.set_header(vault, entry, updates)

@@ -1,0 +1,63 @@
+"""The guarded edits every service writes with: each changes only the entries it names."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from mem.errors import EntryNotFound
+from mem.vault import entries as codec
+from mem.vault import layout, operations, store
+
+MOMENT = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+
+
+def rendered(entry_id: str, body: str, kind: str = "task") -> str:
+    return codec.render_entry(entry_id, MOMENT, (), body, (("kind", kind),))
+
+
+def test_insert_creates_the_file_and_puts_new_entries_on_top(tmp_path: Path):
+    ref = layout.file_ref("dev", "tasks")
+    first = operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    assert [entry.body for entry in first] == ["- [ ] a"]
+    blocks = rendered("20260301-100000-bbbb", "- [ ] b") + rendered(
+        "20260301-100000-cccc", "- [ ] c"
+    )
+    both = operations.insert(
+        tmp_path, ref, blocks, {"20260301-100000-bbbb", "20260301-100000-cccc"}
+    )
+    assert [entry.body for entry in both] == ["- [ ] b", "- [ ] c"]
+    parsed = codec.parse_ref(store.read_text(tmp_path, ref.path), ref)
+    assert [entry.body for entry in parsed.entries] == ["- [ ] b", "- [ ] c", "- [ ] a"]
+
+
+def test_tick_ticks_matching_boxes_and_marks_the_task_done_when_none_is_left(tmp_path: Path):
+    ref = layout.file_ref("dev", "tasks")
+    [task] = operations.insert(
+        tmp_path,
+        ref,
+        rendered("20260301-100000-aaaa", "- [ ] write it\n- [ ] test it"),
+        {"20260301-100000-aaaa"},
+    )
+    task, ticked = operations.tick(tmp_path, task, "test", MOMENT)
+    assert ticked == 1 and task.body == "- [ ] write it\n- [x] test it" and not task.get("done")
+    task, ticked = operations.tick(tmp_path, task, "", MOMENT)
+    assert ticked == 1 and task.get("done") == "2026-03-01T10:00Z"
+
+
+def test_a_removed_entry_is_gone_and_setting_its_header_says_so(tmp_path: Path):
+    ref = layout.file_ref("dev", "tasks")
+    [task] = operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    text = store.read_text(tmp_path, ref.path)
+    span = codec.parse_ref(text, ref).spans[0]
+    block = text[span.start : span.end]
+    assert operations.replace_block(tmp_path, ref.path, task.id, block, lambda _: "")
+    assert not operations.replace_block(tmp_path, ref.path, task.id, block, lambda _: "")
+    with pytest.raises(EntryNotFound):
+        operations.set_header(tmp_path, task, {"done": "x"})
