@@ -146,7 +146,7 @@ def commit(
     # One commit of an agent stores at a time, against the ledger as it is now: a commit that
     # ran meanwhile may have stored part of this input already.
     with store.locked(vault, ledger.run_lock(agent)):
-        known = ledger.read(vault, agent)
+        known = check_killed(vault, agent, ledger.read(vault, agent))
         reading.drop_stored(known)
         return store_reading(vault, agent, reading, fmt, known, now, dry_run, hand_off)
 
@@ -163,10 +163,9 @@ def store_reading(
 ) -> CommitReport:
     """Store what a reading found, recording the run in the ledger before and after."""
     run = run_id(reading)
-    # Runs of these sessions killed before they finished stored part of what this one found:
-    # their ledger lines tell which part reached the files.
+    # Runs of these sessions killed before they finished stored part of what this one found.
     killed = [each for each in known.unfinished if each.session in reading.sessions]
-    reading.batch.drop(frozenset().union(*(stored_by(vault, agent, each) for each in killed)))
+    reading.batch.drop(frozenset().union(*(each.stored for each in killed)))
     # A killed run over these very messages is completed by this one, at its moment.
     completes = ledger.resumable(known, list(reading.new_messages))
     moment = min(each.moment for each in completes) if completes else (now or datetime.now(UTC))
@@ -385,30 +384,37 @@ def chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
     yield from rest
 
 
-def stored_by(vault: Path, agent: str, killed: ledger.Unfinished) -> frozenset[str]:
-    """The candidates a killed run stored: those it recorded after writing, and those of each
-    change it recorded before writing that reached its file. A file is replaced whole, so one
-    id it added shows the change was made; with none added, its reinforcements show it (the
-    counts reached, at the run's stamp)."""
-    found = set(killed.stored)
-    for change in killed.writes:
-        if change.category == "handoffs" or change.stored <= found:
+def check_killed(vault: Path, agent: str, known: ledger.Ledger) -> ledger.Ledger:
+    """Settle, before anything is written, which recorded changes of killed runs reached their
+    files: only now are the files as the kill left them, whatever session commits next."""
+    settled: list[ledger.Unfinished] = []
+    for killed in known.unfinished:
+        if not killed.unchecked:
+            settled.append(killed)
             continue
-        ref = layout.file_ref(agent, change.category)
-        parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
-        entries = {entry.id: entry for entry in parsed.entries}
-        if change.added:
-            made = any(entry_id in entries for entry_id in change.added)
-        else:
-            made = all(
-                entry_id in entries
-                and entries[entry_id].reinforced >= count
-                and entries[entry_id].get("seen") == change.seen
-                for entry_id, count in change.reinforced.items()
-            )
-        if made:
-            found |= change.stored
-    return frozenset(found)
+        made = frozenset().union(
+            *(change.stored for change in killed.unchecked if was_made(vault, agent, change))
+        )
+        ledger.checked(vault, agent, killed.run, sorted(made - killed.stored))
+        settled.append(killed._replace(stored=killed.stored | made, unchecked=()))
+    return known._replace(unfinished=tuple(settled))
+
+
+def was_made(vault: Path, agent: str, change: ledger.Write) -> bool:
+    """Whether a recorded change reached its file. A file is replaced whole, so one id the
+    change added shows it was made; with none added, its reinforcements show it (the counts
+    reached, at the run's stamp), as no commit has written the file since."""
+    ref = layout.file_ref(agent, change.category)
+    parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+    entries = {entry.id: entry for entry in parsed.entries}
+    if change.added:
+        return any(entry_id in entries for entry_id in change.added)
+    return bool(change.reinforced) and all(
+        entry_id in entries
+        and entries[entry_id].reinforced >= count
+        and entries[entry_id].get("seen") == change.seen
+        for entry_id, count in change.reinforced.items()
+    )
 
 
 Note = Callable[[list[str], dict[str, int]], None]

@@ -5,8 +5,10 @@ same input reaching `mem commit` twice is the normal case: the ledger lets it ad
 hand off nothing the second time. Each run appends a `started` line (with its moment and what
 it will store) before it writes anything, a `writing` line before each file it changes (the ids
 it adds and reinforces there), a `progress` line after, and a `done` line at the end. A run
-killed in between is found unfinished and completed by running the same input again, at the
-same moment: its `writing` lines tell exactly which of its changes reached the files.
+killed in between is found unfinished. The next commit of the agent, before it writes, reads
+the files its `writing` lines name while they are still as the kill left them, and records in
+a `checked` line which of those changes were made; the run over the same input (or the input
+grown since) then stores the rest, at the killed run's moment.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
+from mem.model import CATEGORIES
 from mem.vault import store
 from mem.vault.layout import inside
 from mem.vault.state import STATE_FOLDER
 
 
 class Write(NamedTuple):
-    """A change a run was about to make to one category file (recorded before it made it)."""
+    """A change a run was about to make to one file (recorded before it made it)."""
 
     category: str
     seen: str  # the stamp its reinforcements carry
@@ -39,13 +42,9 @@ class Unfinished(NamedTuple):
     session: str  # the session it stored for
     moment: datetime
     messages: frozenset[str]
-    stored: frozenset[str]  # candidates recorded as stored (after the write) before the kill
-    writes: tuple[Write, ...]  # changes recorded before the write: made, or not
-
-    @property
-    def handoffs(self) -> list[str]:
-        """Ids of the handoffs it was writing."""
-        return [i for change in self.writes if change.category == "handoffs" for i in change.added]
+    stored: frozenset[str]  # candidates it stored, by its own word or as checked since
+    unchecked: tuple[Write, ...]  # category changes it recorded and no one checked since
+    handoffs: tuple[str, ...]  # ids of the handoffs it was writing
 
 
 class Ledger(NamedTuple):
@@ -77,7 +76,8 @@ def read(vault: Path, agent: str) -> Ledger:
     started: dict[str, dict[str, object]] = {}
     done: set[str] = set()
     progress: dict[str, set[str]] = {}
-    writes: dict[str, list[Write]] = {}
+    unchecked: dict[str, list[Write]] = {}
+    handoff_writes: dict[str, list[str]] = {}
     handoffs: dict[str, str] = {}
     for line in raw.splitlines():
         try:
@@ -89,10 +89,18 @@ def read(vault: Path, agent: str) -> Ledger:
         run = record["run"]
         if record.get("state") == "started":
             started[run] = record
-        elif record.get("state") == "progress":
+        elif record.get("state") in ("progress", "checked"):
             progress.setdefault(run, set()).update(strings(record.get("stored")))
+            if record.get("state") == "checked":
+                unchecked.pop(run, None)  # every change it recorded before is settled
         elif record.get("state") == "writing":
-            writes.setdefault(run, []).append(write_of(record))
+            change = write_of(record)
+            if change is None:
+                continue
+            if change.category == "handoffs":
+                handoff_writes.setdefault(run, []).extend(change.added)
+            else:
+                unchecked.setdefault(run, []).append(change)
         elif record.get("state") == "done" and run in started:
             done.add(run)
             handoff = record.get("handoff")
@@ -119,7 +127,8 @@ def read(vault: Path, agent: str) -> Ledger:
                 moment,
                 frozenset(strings(record.get("messages"))),
                 frozenset(progress.get(run, ())),
-                tuple(writes.get(run, ())),
+                tuple(unchecked.get(run, ())),
+                tuple(handoff_writes.get(run, ())),
             )
         )
     return Ledger(frozenset(messages), frozenset(candidates), handoffs, tuple(unfinished))
@@ -129,10 +138,14 @@ def strings(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def write_of(record: dict[str, object]) -> Write:
+def write_of(record: dict[str, object]) -> Write | None:
+    """The change a `writing` line records; None for one this version cannot read."""
+    category = record.get("category")
+    if category not in CATEGORIES:
+        return None
     counts = record.get("reinforced")
     return Write(
-        str(record.get("category", "")),
+        str(category),
         str(record.get("seen", "")),
         frozenset(strings(record.get("stored"))),
         frozenset(strings(record.get("added"))),
@@ -189,6 +202,12 @@ def writing(vault: Path, agent: str, run: str, change: Write) -> None:
             "reinforced": change.reinforced,
         },
     )
+
+
+def checked(vault: Path, agent: str, run: str, stored: list[str]) -> None:
+    """Record that a killed run's recorded changes were checked against the files, and which
+    candidates they stored: later writes by other runs cannot blur the answer."""
+    append(vault, agent, {"run": run, "state": "checked", "stored": stored})
 
 
 def progress(vault: Path, agent: str, run: str, stored: list[str]) -> None:

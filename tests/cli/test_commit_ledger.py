@@ -35,12 +35,20 @@ We chose Redis over Memcached for the session store because it persists across r
 TRANSCRIPT = SHARED / "formats" / "claude-code" / "coverage-test-fix.transcript.jsonl"
 
 
-def memory(vault: Path) -> list[tuple[str, str, int]]:
-    """Every live entry as (category, body, times reinforced), dates and ids aside."""
+def memory(vault: Path, shared_counts: bool = True) -> list[tuple[str, str, int]]:
+    """Every live entry as (category, body, times reinforced), dates and ids aside. Without
+    shared counts, a shared fact's count reads -1: promotion copies the count a fact has when
+    promoted, so sessions stored in another order may leave another one there."""
+    shared = layout.file_ref("dev", "facts", scope="shared").path
     found = []
     for ref in layout.category_files(vault):
         parsed = codec.parse_ref(store.read_text(vault, ref.path), ref)
-        found += [(e.category, e.body, e.reinforced) for e in parsed.entries if not e.archived]
+        hidden = ref.path == shared and not shared_counts
+        found += [
+            (e.category, e.body, -1 if hidden else e.reinforced)
+            for e in parsed.entries
+            if not e.archived
+        ]
     return sorted(found)
 
 
@@ -182,6 +190,42 @@ def test_a_killed_commit_then_killed_again_on_grown_input_loses_and_doubles_noth
         child(vault, GROWN, kill_at)  # killed as well, unless it writes less than that
         ok(run_mem("--vault", str(vault), "commit", "--agent", "dev", input=GROWN))
         assert memory(vault) == expected, f"killed before write {kill_at}"
+
+
+def test_a_killed_commit_completed_after_another_session_wrote_the_same_entries_counts_once(
+    earlier, run_mem
+):
+    """Between the kill and the run that completes it, another session reinforces the same
+    entries, in the same second: each reinforcement still counts once, none is lost."""
+    other = "Session 9.\n" + FACT + MORE
+    reference = earlier.parent / "reference"
+    shutil.copytree(earlier, reference)
+    finished = child(reference / ".memory", SECOND)
+    writes = int(finished.stdout)
+    assert child(reference / ".memory", other).returncode == 0
+    expected = memory(reference / ".memory", shared_counts=False)
+    for kill_at in range(1, writes + 1):
+        vault = earlier.parent / f"killed{kill_at}" / ".memory"
+        shutil.copytree(earlier, vault.parent)
+        assert child(vault, SECOND, kill_at).returncode == -signal.SIGKILL
+        assert child(vault, other).returncode == 0
+        ok(run_mem("--vault", str(vault), "commit", "--agent", "dev", input=SECOND))
+        assert memory(vault, shared_counts=False) == expected, (
+            f"killed before write {kill_at} of {writes}"
+        )
+
+
+def test_a_ledger_line_this_version_cannot_read_is_passed_over(mem, vault):
+    ok(mem("commit", "--agent", "dev", input=SESSION))
+    path = vault / ".mem" / "state" / "dev" / "ledger.jsonl"
+    first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    run, session = first["run"], first["session"]
+    odd = {"run": run + "x", "state": "started", "at": "2026-03-01T10:00", "session": session}
+    note = {"run": run + "x", "state": "writing", "category": "notes", "stored": ["k"]}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(odd) + "\n" + json.dumps(note) + "\n")
+    grown = data(mem("commit", "--agent", "dev", "--json", input=SESSION + MORE))
+    assert len(grown["added"]) == 2
 
 
 def test_the_commit_report_has_its_exact_keys(mem, vault):
