@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 FENCE_MARKS = ("```", "~~~")
+# A sentence ends at . ! ? before a space or the end, or at a CJK full stop wherever it is.
+SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)|[。！？]")
+SENTENCE_OR_LINE_END = re.compile(SENTENCE_END.pattern + r"|\n")
 
 
 def fence_mark(line: str) -> str | None:
@@ -19,3 +24,14 @@ def cut_words(text: str, room: int) -> str:
         return ""
     window = text[: room - 1]
     return (window[: window.rfind(" ")] if " " in window else window).rstrip(",;:") + "…"
+
+
+def cut_at_sentence(text: str, room: int, least: int = 1, lines: bool = False) -> str:
+    """`text` within `room` characters, cut after its last sentence end (or line end, with
+    `lines`) that keeps at least `least` characters; '' when there is none."""
+    if len(text) <= room:
+        return text
+    window = text[: max(room, 0)]
+    ends = (SENTENCE_OR_LINE_END if lines else SENTENCE_END).finditer(window)
+    kept = [match.end() for match in ends if match.end() >= least]
+    return window[: kept[-1]] if kept else ""

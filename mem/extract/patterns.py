@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from mem.extract.cues import Compiled, compiled
-from mem.text import fence_mark
+from mem.text import cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
@@ -386,14 +386,7 @@ def clean(text: str) -> str:
 
 def cap(text: str) -> str:
     """Cut to MAX_CHARS at a sentence end (else at a word, with an ellipsis)."""
-    if len(text) <= MAX_CHARS:
-        return text
-    window = text[:MAX_CHARS]
-    ends = [match.end() for match in re.finditer(r"[.!?。！？](?=\s|$)|[。！？]", window)]
-    if ends and ends[-1] >= MIN_CHARS:
-        return window[: ends[-1]]
-    cut = window.rfind(" ")
-    return (window[:cut] if cut > MIN_CHARS else window).rstrip(",;:") + "…"
+    return cut_at_sentence(text, MAX_CHARS, least=MIN_CHARS) or cut_words(text, MAX_CHARS)
 
 
 def diagnosis(text: str) -> list[Candidate]:

@@ -33,7 +33,7 @@ from mem.services import session
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
 from mem.services.search import ranking_for
-from mem.text import cut_words
+from mem.text import cut_at_sentence, cut_words
 from mem.vault import store
 
 PROJECT_FILE = "_project.md"
@@ -352,23 +352,19 @@ def best_sentences(body: str, terms: frozenset[str], room: int) -> str:
 
 def trim(text: str, room: int) -> str:
     """Cut at a sentence end, else at a word: Project and Recovering shrink, never vanish."""
-    at_sentence = cut_at_sentence(text, room)
+    at_sentence = cut_at_block(text, room)
     if len(at_sentence) * 2 >= min(room, len(text)):
         return at_sentence
     return cut_words(text, room) or at_sentence  # a sentence end too early would waste the room
 
 
-def cut_at_sentence(text: str, room: int) -> str:
-    """Cut `text` to `room` characters at a sentence (or line) end; '' when none fits."""
-    if len(text) <= room:
+def cut_at_block(text: str, room: int) -> str:
+    """Cut `text` to `room` characters at a sentence or line end, leaving no heading whose
+    list was cut off; '' when none fits."""
+    cut = cut_at_sentence(text, room, lines=True)
+    if cut == text:
         return text
-    if room <= 0:
-        return ""
-    window = text[:room]
-    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)|\n", window)]
-    if not ends:
-        return ""
-    kept = window[: ends[-1]].rstrip().splitlines()
+    kept = cut.rstrip().splitlines()
     while kept and (not kept[-1].strip() or kept[-1].rstrip("*_ ").endswith(":")):
         kept.pop()  # a heading whose list was cut off
     return "\n".join(kept)
