@@ -1,10 +1,11 @@
-"""Plain-text helpers every layer shares: code fences, and cutting text to a room."""
+"""Plain-text helpers every layer shares: code fences, words, and cutting text to a room."""
 
 from __future__ import annotations
 
 import re
 
 FENCE_MARKS = ("```", "~~~")
+WORD = re.compile(r"\w+")  # a word as search and recall split queries and tasks
 # A sentence ends at . ! ? before a space or the end, or at a CJK full stop wherever it is.
 SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)|[。！？]")
 SENTENCE_OR_LINE_END = re.compile(SENTENCE_END.pattern + r"|\n")

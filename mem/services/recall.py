@@ -33,7 +33,7 @@ from mem.services import session
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
 from mem.services.search import ranking_for
-from mem.text import cut_at_sentence, cut_words
+from mem.text import WORD, cut_at_sentence, cut_words
 from mem.vault import store
 
 PROJECT_FILE = "_project.md"
@@ -74,7 +74,6 @@ OPEN_TASKS_SCAN = 50  # the newest open tasks considered; more would never fit a
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
 MIN_BUDGET = 50
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-WORD = re.compile(r"\w+")
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 

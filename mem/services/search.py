@@ -13,10 +13,10 @@ from mem.model import Entry, SearchHit
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import with_lines
 from mem.services.refresh import fresh_index
+from mem.text import WORD
 from mem.vault import layout
 
 SNIPPET_CHARS = 160
-WORD = re.compile(r"\w+")
 
 
 class Query(NamedTuple):
