@@ -180,13 +180,28 @@ def test_the_fast_grammar_knows_exactly_the_options_typer_declares(name):
     from mem.cli.quick import COMMANDS
 
     command = typer.main.get_command(build_app(only=name)).commands[name]  # type: ignore[attr-defined]
-    declared: dict[str, bool] = {}  # option -> takes a value
+    declared: dict[str, str] = {}  # option -> how it is read: value, flag or repeated
+    arguments = []
+    least: dict[str, int] = {}  # option -> the least whole number Typer takes
     for param in command.params:
-        if param.param_type_name == "option":
-            for opt in (*param.opts, *param.secondary_opts):
-                if opt not in ("-h", "--help"):
-                    declared[opt] = not param.is_flag
+        if param.param_type_name == "argument":
+            arguments.append(param.name)
+        if param.param_type_name != "option":
+            continue
+        shape = "flag" if param.is_flag else "repeated" if param.multiple else "value"
+        for opt in (*param.opts, *param.secondary_opts):
+            if opt not in ("-h", "--help"):
+                declared[opt] = shape
+                if type(param.type).__name__ == "IntRange":
+                    least[opt] = param.type.min
     grammar = COMMANDS[name]
-    known = {**dict.fromkeys(grammar.values, True), **dict.fromkeys(grammar.repeated, True)}
-    known.update(dict.fromkeys(grammar.flags, False))
+    known = {
+        **dict.fromkeys(grammar.values, "value"),
+        **dict.fromkeys(grammar.repeated, "repeated"),
+        **dict.fromkeys(grammar.flags, "flag"),
+    }
     assert known == declared
+    assert ([grammar.positional] if grammar.positional else []) == arguments
+    # A number Typer bounds is bounded the same here (the quick path hands others to Typer).
+    for opt, minimum in least.items():
+        assert grammar.numbers[grammar.values[opt]] == minimum, opt
