@@ -1,8 +1,10 @@
-"""How text becomes index terms: Whoosh's Porter stemmer, with the step it leaves out."""
+"""How text becomes index terms: identifiers split into their words, and Whoosh's Porter
+stemmer with the step it leaves out."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 UNDOUBLED = frozenset("bcdfghjkmnpqrtvwx")
 # English function words: Whoosh's own short list plus pronouns, auxiliaries and question words.
@@ -160,3 +162,24 @@ def stem(word: str) -> str:
     ):
         return stemmed[:-1]
     return stemmed
+
+
+def content_analyzer() -> Any:
+    """Words as people and code write them: `React.lazy`, `snake_case`, `createRouter` and
+    `src/pip/utils` give their words (react, lazy; snake, case; create, router) and the whole,
+    joined (reactlazy), so a task that says "lazy" finds the note that says `React.lazy`."""
+    from whoosh.analysis import (
+        IntraWordFilter,
+        LowercaseFilter,
+        RegexTokenizer,
+        StemFilter,
+        StopFilter,
+    )
+
+    return (
+        RegexTokenizer()
+        | IntraWordFilter(mergewords=True, mergenums=True)
+        | LowercaseFilter()
+        | StopFilter(stoplist=STOP_WORDS)
+        | StemFilter(stemfn=stem)
+    )

@@ -26,7 +26,7 @@ from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
 
-SCHEMA_VERSION = 10  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 11  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
@@ -78,9 +78,8 @@ class Ranking(NamedTuple):
 
 def build_schema() -> Any:
     from whoosh import columns, fields
-    from whoosh.analysis import StemmingAnalyzer
 
-    from mem.index.analysis import STOP_WORDS, stem
+    from mem.index.analysis import content_analyzer
 
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
@@ -101,9 +100,7 @@ def build_schema() -> Any:
         archived=fields.ID(),  # yes | no
         open_task=fields.ID(),  # yes | no
         header=fields.STORED(),
-        content=fields.TEXT(
-            stored=True, analyzer=StemmingAnalyzer(stoplist=STOP_WORDS, stemfn=stem)
-        ),
+        content=fields.TEXT(stored=True, analyzer=content_analyzer()),
     )
 
 

@@ -238,3 +238,29 @@ def test_inflected_words_find_their_stem_both_ways(mem, vault):
     assert hit_ids(mem("search", "run", "--json")) == [first]
     assert hit_ids(mem("search", "stop", "--json")) == [second]
     assert hit_ids(mem("search", "stopping runs", "--json", "--no-decay")) != []
+
+
+def test_identifiers_are_found_by_their_words_and_whole(mem, vault):
+    lazy = added_id(
+        mem(
+            "add",
+            "Only modules loaded with React.lazy may use a default export.",
+            "-c",
+            "decisions",
+        )
+    )
+    gone = added_id(
+        mem("add", "Call deprecated(reason=..., gone_in=...) for removals.", "-c", "facts")
+    )
+    router = added_id(
+        mem("add", "The createRouter helper wires the catalog routes.", "-c", "facts")
+    )
+    path = added_id(
+        mem("add", "Vendored code lives in src/pip/_vendor, never edited.", "-c", "facts")
+    )
+    assert hit_ids(mem("search", "lazy", "--json")) == [lazy]
+    assert hit_ids(mem("search", "React.lazy", "--json"))[0] == lazy
+    assert hit_ids(mem("search", "gone", "--json")) == [gone]
+    assert hit_ids(mem("search", "router", "--json")) == [router]
+    assert hit_ids(mem("search", "create_router", "--json"))[0] == router
+    assert hit_ids(mem("search", "vendor", "--json")) == [path]
