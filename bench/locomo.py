@@ -18,6 +18,9 @@ single-hop), with the clock set to the conversation's last session date:
   recall_any@5, recall_any@10 (any evidence turn in the top k) and recall_all@10 (every one);
 - `mem` recall (`mem.services.recall.recall`, the question as the task, a 2,000-token budget)
   gives **evidence in budget**: the fraction of evidence turns that appear in the block;
+- session hit@5 and hit@10: a turn of a session that holds evidence is in the top k, the
+  session-level figure published systems report (a turn's session is its `dia_id` before the
+  colon: `D3:12` is session 3);
 - the baseline is `rank_bm25.BM25Okapi` over the same turn texts (lowercase word tokens); its
   "block" packs its ranked turns, whole, in rank order, while they fit in the same budget
   (characters / 4, as `mem` counts).
@@ -64,6 +67,11 @@ class Question:
     evidence: tuple[str, ...]
 
 
+def session_of(dia_id: str) -> str:
+    """The session a turn belongs to: `D3` of `D3:12`."""
+    return dia_id.partition(":")[0]
+
+
 @dataclass
 class Tally:
     """Running counts for one system and one slice (a category, or all)."""
@@ -72,6 +80,8 @@ class Tally:
     any_at_5: int = 0
     any_at_10: int = 0
     all_at_10: int = 0
+    session_at_5: int = 0
+    session_at_10: int = 0
     evidence: int = 0
     evidence_in_budget: int = 0
     latencies_ms: list[float] = field(default_factory=list)
@@ -84,6 +94,9 @@ class Tally:
         self.any_at_5 += bool(wanted & set(ranked[:5]))
         self.any_at_10 += bool(wanted & set(ranked[:10]))
         self.all_at_10 += wanted <= set(ranked[:10])
+        sessions = {session_of(turn) for turn in wanted}
+        self.session_at_5 += bool(sessions & {session_of(turn) for turn in ranked[:5]})
+        self.session_at_10 += bool(sessions & {session_of(turn) for turn in ranked[:10]})
         self.evidence += len(wanted)
         self.evidence_in_budget += len(wanted & packed)
         self.latencies_ms.append(ms)
@@ -95,6 +108,8 @@ class Tally:
             "recall_any_at_5": share(self.any_at_5),
             "recall_any_at_10": share(self.any_at_10),
             "recall_all_at_10": share(self.all_at_10),
+            "session_hit_at_5": share(self.session_at_5),
+            "session_hit_at_10": share(self.session_at_10),
             "evidence_in_budget": round(self.evidence_in_budget / self.evidence, 3)
             if self.evidence
             else 0.0,
@@ -237,15 +252,24 @@ def report(tallies: dict[str, dict[str, Tally]]) -> dict[str, Any]:
 
 
 def print_table(result: dict[str, Any], seconds: float, data: Path) -> None:
-    keys = ("recall_any_at_5", "recall_any_at_10", "recall_all_at_10", "evidence_in_budget")
+    keys = (
+        "recall_any_at_5",
+        "recall_any_at_10",
+        "recall_all_at_10",
+        "session_hit_at_5",
+        "session_hit_at_10",
+    )
     print(f"LoCoMo retrieval: {data.name}, {result['mem']['questions']} questions, {seconds:.0f} s")
-    print(f"{'':22}{'any@5':>8}{'any@10':>8}{'all@10':>8}{'in budget':>11}{'median ms':>11}")
+    print(
+        f"{'':22}{'any@5':>8}{'any@10':>8}{'all@10':>8}{'sess@5':>8}{'sess@10':>8}"
+        f"{'in budget':>11}{'median ms':>11}"
+    )
     slices = ["overall", *result["mem"]["by_category"]]
     for slice_ in slices:
         for system in ("mem", "baseline"):
             row = result[system] if slice_ == "overall" else result[system]["by_category"][slice_]
             label = f"{slice_} {system}"
-            cells = "".join(f"{row[key]:>8.3f}" for key in keys[:3])
+            cells = "".join(f"{row[key]:>8.3f}" for key in keys)
             print(
                 f"{label:22}{cells}{row['evidence_in_budget']:>11.3f}"
                 f"{row['median_latency_ms']:>11.1f}"

@@ -204,6 +204,17 @@ class Checkpoint(NamedTuple):
     owner: str = ""  # "host:pid" of the `mem run` that keeps it current, while it runs
 
 
+class Why(NamedTuple):
+    """Why recall chose an entry: it matches the task (with the search score, the words it
+    matched and their weight, see RELEVANT_AT), or it is standing context (the last session,
+    the most reinforced facts, the newest open tasks)."""
+
+    reason: str  # task | standing
+    score: float | None = None
+    matched: tuple[str, ...] = ()
+    strength: float | None = None
+
+
 class RecallItem(NamedTuple):
     """One line of a recall block: an entry, whole or cut down to its best sentences."""
 
@@ -211,6 +222,7 @@ class RecallItem(NamedTuple):
     tokens: int
     entry: Entry | None = None  # None for the project file and the checkpoint
     excerpt: bool = False  # only the sentences around the match, or cut at a sentence end
+    why: Why | None = None
 
 
 class RecallSection(NamedTuple):

@@ -20,6 +20,7 @@ from mem.model import (
     SearchHit,
     Stats,
     TaskReport,
+    Why,
     short_id,
 )
 
@@ -361,6 +362,19 @@ def check_recall_format(fmt: str) -> str:
     return fmt
 
 
+def why_payload(why: Why | None) -> dict[str, object] | None:
+    """Why recall chose an item: `task` (with its score, matched words and their strength,
+    see RELEVANT_AT in services/recall.py) or `standing` context; None for project text."""
+    if why is None:
+        return None
+    return {
+        "reason": why.reason,
+        "score": why.score,
+        "matched": list(why.matched),
+        "strength": why.strength,
+    }
+
+
 def recall_block(block: RecallBlock, fmt: str) -> None:
     """The block as markdown for a prompt (plain, never wrapped), JSON, or a Claude Code hook."""
     if block.omitted:
@@ -390,6 +404,7 @@ def recall_block(block: RecallBlock, fmt: str) -> None:
                                 "text": item.text,
                                 "tokens": item.tokens,
                                 "excerpt": item.excerpt,
+                                "why": why_payload(item.why),
                             }
                             for item in section.items
                         ],

@@ -67,6 +67,18 @@ class Filters(NamedTuple):
     open_tasks_only: bool = False
 
 
+class Hit(NamedTuple):
+    """An entry a search found, its final score, and why: the query words it holds (index
+    terms; `#tag` for a tag) and their weight, in words found in one entry alone (a word that
+    only this entry holds weighs 1, a common one less)."""
+
+    entry: Entry
+    score: float
+    matched: tuple[str, ...]
+    strength: float
+    coverage: float  # the share of the query's weight it matched (a word no entry has weighs most)
+
+
 class Ranking(NamedTuple):
     """How scores are shaped after BM25F."""
 
@@ -319,8 +331,9 @@ class SearchIndex:
 
     def search(
         self, terms: str, filters: Filters, ranking: Ranking, limit: int | None
-    ) -> list[tuple[Entry, float]]:
-        """Return entries matching the words of `terms`, best first, with their final scores."""
+    ) -> list[Hit]:
+        """Return entries matching the words of `terms`, best first, with their final scores
+        and the words they matched."""
         analyzer = self.open().schema["content"].analyzer
         words = [token.text for token in analyzer(terms)]
         raw = [word.lower() for word in terms.replace(",", " ").split()]
@@ -329,7 +342,8 @@ class SearchIndex:
         if not clauses:
             return []
         reader = self.reader()
-        scores = bm25f(reader, clauses)
+        found: list[tuple[str, float, list[int]]] = []
+        scores = bm25f(reader, clauses, found)
         allowed = self._filter_docs(filters)
         hidden = self._mask(filters)
         scored = [
@@ -339,7 +353,26 @@ class SearchIndex:
         ]
         scored = self._rank(reader, scored, ranking)
         chosen = scored if limit is None else scored[:limit]
-        return [(to_entry(reader.stored_fields(docnum)), score) for docnum, score in chosen]
+        # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
+        count = max(reader.doc_count_all(), 2)
+        unit = math.log(count / 2) + 1
+        query_weight = sum(
+            math.log(count / (reader.doc_frequency("content", word) + 1)) + 1
+            for word in dict.fromkeys(words)
+        )
+        holders = [(word, idf, frozenset(docs)) for word, idf, docs in found]
+        hits = []
+        for docnum, score in chosen:
+            matched = {word: idf for word, idf, docs in holders if docnum in docs}
+            weights: dict[str, float] = {}
+            for word, idf in matched.items():  # a word matched as text and as a tag counts once
+                key = word.lstrip("#")
+                weights[key] = max(weights.get(key, 0.0), idf)
+            entry = to_entry(reader.stored_fields(docnum))
+            weight = sum(weights.values())
+            coverage = min(1.0, weight / query_weight) if query_weight else 0.0
+            hits.append(Hit(entry, score, tuple(matched), weight / unit, coverage))
+        return hits
 
     def browse(self, filters: Filters, limit: int | None) -> list[Entry]:
         """Return entries matching the filters alone, newest first."""
@@ -496,8 +529,13 @@ class SearchIndex:
         return ranked
 
 
-def bm25f(reader: Any, clauses: list[tuple[str, str]]) -> dict[int, float]:
-    """BM25F of every live document holding any of the (field, word) clauses, summed over them.
+def bm25f(
+    reader: Any,
+    clauses: list[tuple[str, str]],
+    found: list[tuple[str, float, list[int]]] | None = None,
+) -> dict[int, float]:
+    """BM25F of every live document holding any of the (field, word) clauses, summed over them;
+    `found`, when given, gets each clause's word (`#word` for a tag), idf and documents.
 
     The formula and statistics of whoosh.scoring.BM25F (idf and average field length over the
     whole index, deleted documents counted as Whoosh counts them), read straight from the
@@ -510,11 +548,15 @@ def bm25f(reader: Any, clauses: list[tuple[str, str]]) -> dict[int, float]:
             continue
         idf = math.log(count / (reader.doc_frequency(field, text) + 1)) + 1
         average = reader.field_length(field) / (count or 1) or 1
+        holding: list[int] = []
         for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
             if (field, text) in leaf:
                 for docnum, score in term_scores(leaf, field, text, idf, average):
                     docnum += offset
                     scores[docnum] = scores.get(docnum, 0.0) + score
+                    holding.append(docnum)
+        if found is not None:
+            found.append((text if field == "content" else f"#{text}", idf, holding))
     return scores
 
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
 from mem.index.analysis import stem
-from mem.index.search_index import Filters, SearchIndex
+from mem.index.search_index import Filters, Hit, SearchIndex
 from mem.model import (
     OPEN_BOX,
     SHARED_FOLDER,
@@ -28,6 +28,7 @@ from mem.model import (
     RecallBlock,
     RecallItem,
     RecallSection,
+    Why,
 )
 from mem.services import session
 from mem.services.feedback import QUIET, Feedback
@@ -51,30 +52,29 @@ TITLES: tuple[tuple[str, str], ...] = (
     ("open_tasks", "Open tasks"),
     ("more", "Also relevant"),
 )
-# Who gets the budget first: the reverse of DESIGN's drop order. Open tasks, which DESIGN does
-# not place, go between the team and the agent's own knowledge.
-PACK_ORDER: tuple[str, ...] = (
-    "project",
-    "recovering",
-    "last_session",
-    "knowledge",
-    "open_tasks",
-    "team",
-    "decisions",
-    "lessons",
-    "shared",
-    "others",
-    "more",
-)
 LIMITS = {"decisions": 5, "lessons": 3, "knowledge": 10, "shared": 5, "others": 3}
 OTHER_AGENT_KINDS = ("decision", "interface", "warning")
 SEARCH_DEPTH = 200  # ranked candidates considered for the relevant sections and the fill
+# How strongly an entry must match the task to be shown as relevant (see Hit): the weight of the
+# words it shares with the task, in words found in one entry alone, or the share of the task's
+# weight it matches (a short task in a small vault, where every word is common). One shared
+# common word ("plugin", "test") is far below both. Calibrated on coding-recall-dev, whose
+# negative controls (tasks nothing in the vault bears on) should get nothing.
+RELEVANT_AT = 1.8
+RELEVANT_SHARE = 0.3
+# A task that clearly has memory behind it (some match is relevant) gets the close runners-up
+# (scoring at least half as well as the best) in the relevant sections, which often say the
+# rest, and any other match in the fill; a task with none gets nothing task-driven at all.
+RELEVANT_NEAR = 0.5
+HANDOFF_CORE = ("what", "unfinished", "next")  # what a tight budget keeps of the last session
 FILL_CHARS = 120  # the fill shows each entry's sentences around the match, about this long
 OPEN_TASKS_SCAN = 50  # the newest open tasks considered; more would never fit a budget anyway
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
 MIN_BUDGET = 50
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+LABELLED = re.compile(r"^\*\*([A-Za-z ]+):\*\*", re.MULTILINE)  # a handoff part: **Next:**
+MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s*)?")
 
 
 def tokens(text: str) -> int:
@@ -90,6 +90,7 @@ class Candidate(NamedTuple):
     cut: Callable[[int], str] | None = None  # a shorter version within N characters, or ""
     excerpt: bool = False  # already cut down to the sentences around the match
     keep: bool = False  # Project and Recovering: cut as far as needed, never dropped
+    why: Why | None = None
 
 
 class Packer:
@@ -106,29 +107,49 @@ class Packer:
         wanted: Sequence[Candidate],
         report: bool = True,
         reserve: int = 0,
-    ) -> RecallSection | None:
-        """Take what fits of one section, leaving `reserve` tokens for what must come after."""
+        started: bool = False,
+    ) -> list[RecallItem]:
+        """Take what fits of one section (its heading paid already when `started`), leaving
+        `reserve` tokens for what must come after."""
         heading = tokens(f"## {title}\n")
         items: list[RecallItem] = []
         for candidate in wanted:
+            opened = started or bool(items)
             whole = tokens(candidate.text + "\n")
-            spare = self.room - reserve - (0 if items else heading)
+            spare = self.room - reserve - (0 if opened else heading)
             entry_id = candidate.entry.id if candidate.entry else ""
             if whole <= spare:
-                items.append(RecallItem(candidate.text, whole, candidate.entry, candidate.excerpt))
-                self.room -= whole + (0 if len(items) > 1 else heading)
+                items.append(
+                    RecallItem(
+                        candidate.text, whole, candidate.entry, candidate.excerpt, candidate.why
+                    )
+                )
+                self.room -= whole + (0 if opened else heading)
                 continue
             shorter = candidate.cut(spare * 4 - 1) if candidate.cut and spare > 0 else ""
             least = 1 if candidate.keep else min(MIN_EXCERPT_TOKENS, whole)
             if shorter and least <= tokens(shorter + "\n") <= spare:
                 cost = tokens(shorter + "\n")
-                items.append(RecallItem(shorter, cost, candidate.entry, excerpt=True))
-                self.room -= cost + (0 if len(items) > 1 else heading)
+                items.append(RecallItem(shorter, cost, candidate.entry, True, candidate.why))
+                self.room -= cost + (0 if opened else heading)
                 if report:
                     self.omitted.append(Omission(key, entry_id, whole, "trimmed"))
             elif report:
                 self.omitted.append(Omission(key, entry_id, whole, "dropped"))
-        return RecallSection(key, title, tuple(items)) if items else None
+        return items
+
+    def upgrade(self, items: list[RecallItem], fuller: Candidate) -> None:
+        """Put `fuller` in place of the section's first item when the room allows, else say
+        the section was trimmed."""
+        if not items:
+            return
+        whole = tokens(fuller.text + "\n")
+        if whole - items[0].tokens <= self.room:
+            self.room -= whole - items[0].tokens
+            items[0] = RecallItem(fuller.text, whole, fuller.entry, fuller.excerpt, fuller.why)
+        elif fuller.text != items[0].text:
+            entry_id = fuller.entry.id if fuller.entry else ""
+            self.omitted.append(Omission("last_session", entry_id, whole, "trimmed"))
 
 
 def recall(
@@ -155,43 +176,122 @@ def recall(
     if not task and last is not None:
         relevance, against = last.body, "last_handoff"
     terms = query_stems(relevance)
-    ranked = (
-        [
-            entry
-            for entry, _ in index.search(
-                relevance, visible, ranking_for(settings, moment), SEARCH_DEPTH
-            )
-        ]
+    hits = (
+        index.search(relevance, visible, ranking_for(settings, moment), SEARCH_DEPTH)
         if terms
         else []
     )
+    why = {hit.entry.id: hit for hit in hits}
+    # Only what matches the task strongly enough is shown as relevant: the budget is a ceiling.
+    on_topic = any(is_relevant(hit) for hit in hits)
+    near = hits[0].score * RELEVANT_NEAR if on_topic else float("inf")
+    ranked = [hit.entry for hit in hits if is_relevant(hit) or hit.score >= near]
+    matching = [hit.entry for hit in hits]  # standing sections put any match first
     chosen: set[str] = set()
+    said: set[str] = set()  # bodies shown already: a fact promoted to _shared is one fact
 
     def pick(entries: Iterable[Entry], limit: int | None) -> list[Entry]:
         taken: list[Entry] = []
         for entry in entries:
-            if entry.id in chosen or (limit is not None and len(taken) >= limit):
+            body = plain(entry.body)
+            if entry.id in chosen or body in said:
                 continue
+            if limit is not None and len(taken) >= limit:
+                break
             chosen.add(entry.id)
+            said.add(body)
             taken.append(entry)
         return taken
 
+    def candidate(entry: Entry, show_agent: bool = False, room: int | None = None) -> Candidate:
+        return entry_candidate(entry, terms, show_agent, room, reason(why.get(entry.id)))
+
     own = (agent, SHARED_FOLDER)
-    wanted: dict[str, list[Candidate]] = {key: [] for key, _ in TITLES}
+    plan: list[Phase] = []
     project = project_text(store.read_text(vault, PROJECT_FILE))
     if project:
-        wanted["project"] = [Candidate(project, cut=partial(trim, project), keep=True)]
+        plan.append(Phase("project", [Candidate(project, cut=partial(trim, project), keep=True)]))
     if checkpoint is not None:
-        wanted["recovering"] = [
-            Candidate(
-                checkpoint_text(checkpoint), cut=partial(checkpoint_text, checkpoint), keep=True
-            )
-        ]
-    elif last is not None:
+        text = checkpoint_text(checkpoint)
+        recovering = Candidate(text, cut=partial(checkpoint_text, checkpoint), keep=True)
+        plan.append(Phase("recovering", [recovering]))
+    full_handoff: Candidate | None = None
+    if checkpoint is None and last is not None:
         chosen.add(last.id)
-        previous = handoff_text(last)
-        wanted["last_session"] = [Candidate(previous, last, cut=partial(trim, previous))]
-    wanted["team"] = [
+        previous, core = handoff_text(last), handoff_text(last, HANDOFF_CORE)
+        full_handoff = Candidate(previous, last, cut=partial(trim, previous))
+        plan.append(Phase("last_session", [Candidate(core, last, cut=partial(trim, core))]))
+        said.update(plain(line) for line in last.body.splitlines())  # open tasks it lists
+
+    # What the task needs, best first.
+    for key, category, limit in (
+        ("decisions", "decisions", LIMITS["decisions"]),
+        ("lessons", "lessons", LIMITS["lessons"]),
+    ):
+        found = [e for e in ranked if e.category == category and e.agent in own]
+        if not terms:  # nothing to rank against: the newest
+            found = newest(index, visible, category, own, limit)
+        plan.append(Phase(key, [candidate(e) for e in pick(found, limit)]))
+    tasks_wanted = [
+        e for e in ranked if e.category == "tasks" and e.agent == agent and not e.get("done")
+    ]
+    plan.append(
+        Phase("open_tasks", [task_candidate(e, why.get(e.id)) for e in pick(tasks_wanted, None)])
+    )
+
+    # Then the standing context, task-matching entries first.
+    if full_handoff is not None:
+        plan.append(Phase("last_session", [full_handoff], replace=True))
+    for key, folder in (("knowledge", agent), ("shared", SHARED_FOLDER)):
+        facts = [e for e in matching if e.category == "facts" and e.agent == folder]
+        if len([e for e in facts if e.id not in chosen]) < LIMITS[key]:
+            facts += index.top(  # then the most reinforced, newest first
+                Filters(agent=folder, category="facts", viewer=agent, include_archived=False),
+                LIMITS[key] + len(facts),
+                by="reinforced",
+            )
+        plan.append(Phase(key, [candidate(e) for e in pick(facts, LIMITS[key])]))
+        if key == "knowledge":
+            plan.append(Phase("team", team_candidates(settings, index, agent, moment)))
+    open_tasks = index.top(
+        Filters(agent=agent, viewer=agent, include_archived=False, open_tasks_only=True),
+        OPEN_TASKS_SCAN,
+    )
+    order = {entry.id: n for n, entry in enumerate(matching)}
+    open_tasks.sort(key=lambda e: order.get(e.id, len(order)))  # matching first, then newest
+    plan.append(
+        Phase("open_tasks", [task_candidate(e, why.get(e.id)) for e in pick(open_tasks, None)])
+    )
+    others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
+    plan.append(
+        Phase("others", [candidate(e, show_agent=True) for e in pick(others, LIMITS["others"])])
+    )
+    fill = [hit.entry for hit in hits if on_topic and hit.entry.category != "handoffs"]
+    plan.append(
+        Phase(
+            "more",
+            [candidate(e, e.agent not in own, FILL_CHARS) for e in pick(fill, None)],
+            report=False,
+        )
+    )
+    return pack(agent, task, against, budget, plan)
+
+
+class Phase(NamedTuple):
+    """Candidates for one section, in the order the budget goes to them. A section may get a
+    phase early (what matches the task) and another later (standing context); `replace` puts
+    a fuller version in place of what the section holds, when the room allows."""
+
+    key: str
+    wanted: list[Candidate]
+    replace: bool = False
+    report: bool = True
+
+
+def team_candidates(
+    settings: Settings, index: SearchIndex, agent: str, moment: datetime
+) -> list[Candidate]:
+    return [
         Candidate(text, cut=partial(cut_words, text))
         for text in (
             f"- {line.agent} ({age(line.when, moment)}): {line.what}"
@@ -200,44 +300,22 @@ def recall(
         )
     ]
 
-    def relevant(category: str, agents: Sequence[str]) -> list[Entry]:
-        found = [e for e in ranked if e.category == category and e.agent in agents]
-        if not terms:  # nothing to rank against: the newest
-            found = newest(index, visible, category, agents, LIMITS[category])
-        return pick(found, LIMITS[category])
 
-    for key, category in (("decisions", "decisions"), ("lessons", "lessons")):
-        wanted[key] = [entry_candidate(e, terms) for e in relevant(category, own)]
-    for key, folder in (("knowledge", agent), ("shared", SHARED_FOLDER)):
-        facts = [e for e in ranked if e.category == "facts" and e.agent == folder]
-        if len([e for e in facts if e.id not in chosen]) < LIMITS[key]:
-            facts += index.top(  # then the most reinforced, newest first
-                Filters(agent=folder, category="facts", viewer=agent, include_archived=False),
-                LIMITS[key] + len(facts),
-                by="reinforced",
-            )
-        wanted[key] = [entry_candidate(e, terms) for e in pick(facts, LIMITS[key])]
-    others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
-    wanted["others"] = [entry_candidate(e, terms, show_agent=True) for e in pick(others, 3)]
-    tasks = index.top(
-        Filters(agent=agent, viewer=agent, include_archived=False, open_tasks_only=True),
-        OPEN_TASKS_SCAN,
-    )
-    order = {entry.id: n for n, entry in enumerate(ranked)}
-    tasks.sort(key=lambda e: order.get(e.id, len(order)))  # relevant first, then newest
-    wanted["open_tasks"] = [Candidate(open_items(e), e) for e in pick(tasks, None)]
-    fill = [e for e in ranked if e.category != "handoffs"]
-    wanted["more"] = [
-        entry_candidate(e, terms, show_agent=e.agent not in own, room=FILL_CHARS)
-        for e in pick(fill, None)
-    ]
-
-    return pack(agent, task, against, budget, wanted)
+def is_relevant(hit: Hit) -> bool:
+    return hit.strength >= RELEVANT_AT or hit.coverage >= RELEVANT_SHARE
 
 
-def pack(
-    agent: str, task: str, against: str, budget: int, wanted: dict[str, list[Candidate]]
-) -> RecallBlock:
+def reason(hit: Hit | None) -> Why:
+    if hit is None:
+        return Why("standing")
+    return Why("task", round(hit.score, 3), hit.matched, round(hit.strength, 3))
+
+
+def task_candidate(entry: Entry, hit: Hit | None) -> Candidate:
+    return Candidate(open_items(entry), entry, why=reason(hit))
+
+
+def pack(agent: str, task: str, against: str, budget: int, plan: list[Phase]) -> RecallBlock:
     opening = f'<mem-recall agent="{agent}" tokens="{budget}" budget="{budget}">'
     title = f"# Memory for {agent}"
     closing = "</mem-recall>"
@@ -247,21 +325,33 @@ def pack(
             f"--budget {budget} is too small: an empty block takes {overhead} tokens"
         )
     packer = Packer(budget - overhead)
-    made: dict[str, RecallSection] = {}
+    made: dict[str, list[RecallItem]] = {}
     titles = dict(TITLES)
-    for key in PACK_ORDER:
-        if wanted[key]:
-            # Project and Recovering both stay: the project leaves room for part of the other.
-            reserve = 0
-            if key == "project" and wanted["recovering"]:
-                needed = tokens("## Recovering\n" + wanted["recovering"][0].text + "\n")
-                reserve = min(needed, packer.room // 2)
-            section = packer.section(
-                key, titles[key], wanted[key], report=key != "more", reserve=reserve
-            )
-            if section is not None:
-                made[key] = section
-    sections = tuple(made[key] for key, _ in TITLES if key in made)
+    recovering = next((phase for phase in plan if phase.key == "recovering"), None)
+    for phase in plan:
+        if not phase.wanted:
+            continue
+        if phase.replace:
+            packer.upgrade(made.get(phase.key, []), phase.wanted[0])
+            continue
+        # Project and Recovering both stay: the project leaves room for part of the other.
+        reserve = 0
+        if phase.key == "project" and recovering is not None:
+            needed = tokens("## Recovering\n" + recovering.wanted[0].text + "\n")
+            reserve = min(needed, packer.room // 2)
+        items = packer.section(
+            phase.key,
+            titles[phase.key],
+            phase.wanted,
+            report=phase.report,
+            reserve=reserve,
+            started=bool(made.get(phase.key)),
+        )
+        if items:
+            made.setdefault(phase.key, []).extend(items)
+    sections = tuple(
+        RecallSection(key, title, tuple(made[key])) for key, title in TITLES if made.get(key)
+    )
     body = [title]
     for section in sections:
         body.append(f"## {section.title}")
@@ -305,7 +395,11 @@ def query_stems(text: str) -> frozenset[str]:
 
 
 def entry_candidate(
-    entry: Entry, terms: frozenset[str], show_agent: bool = False, room: int | None = None
+    entry: Entry,
+    terms: frozenset[str],
+    show_agent: bool = False,
+    room: int | None = None,
+    why: Why | None = None,
 ) -> Candidate:
     """An entry as one line; with `room`, only its sentences around the match when it is longer."""
     lead = f"- ({entry.date:%Y-%m-%d}{', ' + entry.agent if show_agent else ''}) "
@@ -316,6 +410,7 @@ def entry_candidate(
         entry,
         cut=lambda chars: lead + best_sentences(body, terms, chars - len(lead)),
         excerpt=bool(short),
+        why=why,
     )
 
 
@@ -413,10 +508,27 @@ def longest_backtick_run(lines: Sequence[str]) -> int:
     return max(runs, default=0)
 
 
-def handoff_text(entry: Entry) -> str:
+def handoff_text(entry: Entry, only: Sequence[str] = ()) -> str:
+    """The handoff as Last session shows it; with `only`, just its parts of those labels
+    (`**What:**`, `**Next:**`...), when it has labelled parts at all."""
     sender = entry.get("from")
     lead = f"({entry.date:%Y-%m-%d}{', from ' + sender if sender else ''})"
-    return f"{lead} {entry.body.strip()}"
+    body = entry.body.strip()
+    if only:
+        parts = LABELLED.split(body)
+        if len(parts) > 1:  # [before, label, text, label, text, ...]
+            kept = [
+                f"**{label}:**{text.rstrip()}"
+                for label, text in zip(parts[1::2], parts[2::2], strict=True)
+                if label.lower() in only
+            ]
+            body = "\n\n".join(kept) if kept else body
+    return f"{lead} {body}"
+
+
+def plain(text: str) -> str:
+    """Text as compared for repeats: lower case, without list or box markers, spaces single."""
+    return " ".join(MARKER.sub("", line) for line in text.lower().splitlines()).strip()
 
 
 def open_items(entry: Entry) -> str:

@@ -75,10 +75,10 @@ def search(
     ranking = ranking_for(settings, now or datetime.now(UTC), query.decay)
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
-    placed = with_lines(vault, [entry for entry, _ in found])
+    placed = with_lines(vault, [hit.entry for hit in found])
     hits = [
-        SearchHit(entry, score, *snippet(entry.body, terms))
-        for entry, (_, score) in zip(placed, found, strict=True)
+        SearchHit(entry, hit.score, *snippet(entry.body, terms))
+        for entry, hit in zip(placed, found, strict=True)
     ]
     hits.sort(key=lambda hit: (-hit.score, hit.entry.id))
     return hits

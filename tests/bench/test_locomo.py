@@ -13,6 +13,8 @@ FIGURES = {
     "recall_any_at_5",
     "recall_any_at_10",
     "recall_all_at_10",
+    "session_hit_at_5",
+    "session_hit_at_10",
     "evidence_in_budget",
     "median_latency_ms",
 }
@@ -104,6 +106,7 @@ def test_locomo_bench_reports_mem_and_the_baseline_on_any_file_of_the_schema(tmp
     # Five turns fit in any budget: every evidence turn is in the block, the top 5 holds them all.
     assert mem["evidence_in_budget"] == 1.0 and mem["recall_all_at_10"] == 1.0
     assert mem["by_category"]["single_hop"]["recall_any_at_5"] == 1.0
+    assert mem["session_hit_at_10"] >= mem["recall_any_at_10"]  # a turn's session is hit too
 
 
 def test_locomo_bench_refuses_a_file_that_is_not_the_schema(tmp_path):

@@ -256,7 +256,11 @@ def test_recall_json_has_the_documented_keys(mem, vault):
         "text",
         "tokens",
         "excerpt",
+        "why",
     }
+    why = section["items"][0]["why"]
+    assert why["reason"] == "task" and why["matched"] == ["ledger"]
+    assert why["score"] > 0 and why["strength"] > 0
 
 
 def test_bad_recall_arguments_are_one_line_errors(mem):
@@ -326,3 +330,109 @@ def test_a_trimmed_recovering_keeps_the_newest_output_inside_a_closed_fence(mem,
     lines = block.splitlines()
     opening = next(line for line in lines if line.startswith("````"))
     assert lines.count(opening) == 2 and lines[-1] == "</mem-recall>"
+
+
+# A small team vault: what a payments team wrote down, on many subjects.
+TEAM_NOTES = {
+    "decisions": [
+        "Chose Stripe over Adyen for card payments: better docs and test mode.",
+        "Refunds go through a queue so a Stripe outage never blocks checkout.",
+        "Invoices are rendered as PDF with WeasyPrint, not a headless browser.",
+        "The ledger uses Postgres with serializable transactions.",
+        "Feature flags live in LaunchDarkly, never in environment variables.",
+        "Emails are sent through Postmark with one template per locale.",
+    ],
+    "lessons": [
+        "Stripe webhooks arrive out of order: always fetch the event before acting on it.",
+        "The nightly export timed out because the invoices query had no index on customer_id.",
+        "A flaky checkout test came from a shared Redis database between workers.",
+        "Currency amounts must be integers in minor units; floats lost cents in refunds.",
+    ],
+    "facts": [
+        "The staging environment runs in eu-west-1 with a copy of last week's data.",
+        "Payments code lives in src/payments; the ledger in src/ledger.",
+        "Run the test suite with make test; it starts Postgres and Redis in Docker.",
+        "The on-call rotation changes every Monday at 10:00 UTC.",
+        "Customer support uses Zendesk; tickets link to the customer_id.",
+    ],
+}
+
+
+def seed_team(vault) -> None:
+    for category, bodies in TEAM_NOTES.items():
+        blocks = [
+            entry_block(f"20260301-10{n:02d}00-t{category[:2]}{n}", days_ago(20 - n), body)
+            for n, body in enumerate(bodies)
+        ]
+        kind = {"decisions": "decision", "lessons": "lesson", "facts": "fact"}[category]
+        blocks = [block.replace(" -->", f" kind:{kind} -->", 1) for block in blocks]
+        write_category_file(vault, f"main/{category}.md", "main", category, *blocks)
+
+
+TASK_DRIVEN = {"decisions", "lessons", "others", "more"}
+
+
+def test_a_task_nothing_in_the_vault_bears_on_gets_no_task_driven_entries(mem, vault):
+    seed_team(vault)
+    unrelated = "Fix the dark mode toggle in the admin sidebar so its icon follows the theme."
+    payload = data(mem("recall", "--task", unrelated, "--json"))
+    assert not TASK_DRIVEN & {section["key"] for section in payload["sections"]}
+    related = data(mem("recall", "--task", "Stripe webhook events are processed twice", "--json"))
+    lessons = next(s for s in related["sections"] if s["key"] == "lessons")
+    assert "webhooks arrive out of order" in lessons["items"][0]["text"]
+    assert lessons["items"][0]["why"]["reason"] == "task"
+
+
+def test_what_the_task_needs_is_packed_before_the_standing_context(mem, vault):
+    seed_team(vault)
+    next_steps = ["Add the refund e2e test", "Ask ops about the Redis memory limit"]
+    handoff = ["handoff", "--what", "Moved refunds onto the queue", "--decision"]
+    handoff += ["Refund jobs retry three times", "--changed", "src/payments/refunds.py"]
+    mem(*handoff, *[arg for step in next_steps for arg in ("--next", step)], input="")
+    task = "the nightly invoices export times out again"
+    payload = data(mem("recall", "--task", task, "--budget", "110", "--json"))
+    keys = [section["key"] for section in payload["sections"]]
+    assert "lessons" in keys  # before: the full last session and Knowledge left it no room
+    last = next(s for s in payload["sections"] if s["key"] == "last_session")
+    # Under a tight budget the last session keeps its What, Unfinished and Next.
+    assert "Moved refunds onto the queue" in last["items"][0]["text"]
+    assert "Add the refund e2e test" in last["items"][0]["text"]
+    assert "Refund jobs retry three times" not in last["items"][0]["text"]
+    roomy = data(mem("recall", "--task", task, "--budget", "2000", "--json"))
+    last = next(s for s in roomy["sections"] if s["key"] == "last_session")
+    assert "Refund jobs retry three times" in last["items"][0]["text"]
+
+
+def test_each_entry_and_each_open_task_appears_once(mem, vault):
+    seed_team(vault)
+    fact = "Deploys to production need two approvals in the release channel."
+    mem("add", fact, "-c", "facts")
+    mem("add", fact, "-c", "facts", "--scope", "shared")
+    mem("task", "add", "Add the refund e2e test")
+    mem(
+        "handoff",
+        "--what",
+        "Moved refunds onto the queue",
+        "--next",
+        "Add the refund e2e test",
+        input="",
+    )
+    block = ok(
+        mem("recall", "--task", "deploys to production approvals", "--budget", "3000")
+    ).stdout
+    assert block.count("two approvals in the release channel") == 1
+    assert block.count("Add the refund e2e test") == 1
+
+
+def test_a_relevant_task_entry_reaches_the_block_early(mem, vault):
+    seed_team(vault)
+    mem(
+        "add", "Follow-up: move the invoices export off the nightly cron to a queue.", "-c", "tasks"
+    )
+    payload = data(
+        mem("recall", "--task", "invoices export is slow at night", "--budget", "300", "--json")
+    )
+    keys = [section["key"] for section in payload["sections"]]
+    tasks = next(s for s in payload["sections"] if s["key"] == "open_tasks")
+    assert "invoices export off the nightly cron" in tasks["items"][0]["text"]
+    assert "knowledge" not in keys or keys.index("open_tasks") > keys.index("knowledge")

@@ -110,11 +110,13 @@ def test_bm25f_scores_what_whoosh_scores(index: SearchIndex, clauses):
 def test_search_ranks_by_those_scores_and_hides_what_it_must(index: SearchIndex):
     ranking = Ranking(now=NOW, half_life_days=DEFAULT_HALF_LIFE_DAYS, decay=False)
     found = index.search("flaky test", Filters(viewer="dev"), ranking, None)
-    scores = [score for _, score in found]
+    scores = [hit.score for hit in found]
     assert scores == sorted(scores, reverse=True) and len(found) > 50
-    assert all(entry.scope != "private" or entry.agent == "dev" for entry, _ in found)
+    assert all(hit.entry.scope != "private" or hit.entry.agent == "dev" for hit in found)
     theirs = whoosh_scores(index, [("content", "flaki"), ("content", "test")])
     assert len(found) < len(theirs)  # the other agents' private entries are hidden
-    for entry, score in found:
-        assert {"flaky", "test"} & {*entry.body.split(), *entry.tags}
-        assert score > 0
+    for entry, score, matched, strength, coverage in found:
+        words = {*entry.body.split(), *entry.tags}
+        assert {"flaky", "test"} & words
+        assert score > 0 and matched and 0 < strength <= 2 and 0 < coverage <= 1
+        assert ("flaki" in matched or "#flaky" in matched) == ("flaky" in words)
