@@ -168,17 +168,13 @@ def content_analyzer() -> Any:
     """Words as people and code write them: `React.lazy`, `snake_case`, `createRouter` and
     `src/pip/utils` give their words (react, lazy; snake, case; create, router) and the whole,
     joined (reactlazy), so a task that says "lazy" finds the note that says `React.lazy`."""
-    from whoosh.analysis import (
-        IntraWordFilter,
-        LowercaseFilter,
-        RegexTokenizer,
-        StemFilter,
-        StopFilter,
-    )
+    from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+
+    from mem.index.identifiers import IdentifierFilter
 
     return (
         RegexTokenizer()
-        | IntraWordFilter(mergewords=True, mergenums=True)
+        | IdentifierFilter()
         | LowercaseFilter()
         | StopFilter(stoplist=STOP_WORDS)
         | StemFilter(stemfn=stem)

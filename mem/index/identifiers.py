@@ -1,0 +1,49 @@
+"""Identifiers split into their words, for the index's analyzer (imported with Whoosh)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from whoosh.analysis import Filter
+
+DELIMITERS = re.compile(r"[._]+")  # within a token of the tokenizer: `moment.js`, `gone_in`
+# ASCII identifier words, split where a lower-case letter meets an upper-case one and where
+# letters meet digits (as Whoosh's IntraWordFilter splits): create|Router, SD|500, ICommand.
+CAMEL_PART = re.compile(r"[A-Z]*[a-z]+|[A-Z]+|[0-9]+")
+
+
+def identifier_parts(word: str) -> list[str]:
+    """The words of an identifier: `DATE_MED` → DATE, MED; `createRouter` → create, Router;
+    `SD500` → SD, 500. Letters outside ASCII are never split within a run."""
+    parts: list[str] = []
+    for chunk in DELIMITERS.split(word):
+        if chunk:
+            parts += CAMEL_PART.findall(chunk) if chunk.isascii() else [chunk]
+    return parts
+
+
+def plain_word(text: str) -> bool:
+    """A word no identifier rule splits: letters alone, in one case or capitalised."""
+    return text.isalpha() and (text.islower() or text.isupper() or text.istitle())
+
+
+class IdentifierFilter(Filter):  # type: ignore[misc]  # Whoosh is untyped
+    """Each token, then, for an identifier of several words, those words and the whole joined.
+    Whoosh's IntraWordFilter does the same, but compiles patterns of every Unicode letter when
+    the index opens: about 8 ms of every search."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for token in tokens:
+            text = token.text
+            parts = [text] if plain_word(text) else identifier_parts(text)
+            if len(parts) <= 1:
+                token.text = parts[0] if parts else text  # `_internal` is internal
+                yield token
+                continue
+            for part in parts:
+                token.text = part
+                yield token
+            token.text = "".join(parts)
+            yield token
