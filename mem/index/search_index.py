@@ -356,14 +356,21 @@ class SearchIndex:
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = max(reader.doc_count_all(), 2)
         unit = math.log(count / 2) + 1
+        # A word of the query that no entry holds weighs most; its idf is Whoosh's for df 0.
         query_weight = sum(
-            math.log(count / (reader.doc_frequency("content", word) + 1)) + 1
-            for word in dict.fromkeys(words)
+            math.log(count / (frequency + 1)) + 1
+            for frequency in (
+                reader.doc_frequency("content", word) if ("content", word) in reader else 0
+                for word in dict.fromkeys(words)
+            )
         )
-        holders = [(word, idf, frozenset(docs)) for word, idf, docs in found]
+        matches: dict[int, dict[str, float]] = {docnum: {} for docnum, _ in chosen}
+        for word, idf, docs in found:
+            for docnum in matches.keys() & docs:
+                matches[docnum][word] = idf
         hits = []
         for docnum, score in chosen:
-            matched = {word: idf for word, idf, docs in holders if docnum in docs}
+            matched = matches[docnum]
             weights: dict[str, float] = {}
             for word, idf in matched.items():  # a word matched as text and as a tag counts once
                 key = word.lstrip("#")
