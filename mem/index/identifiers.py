@@ -9,14 +9,15 @@ from typing import Any
 from whoosh.analysis import Filter
 
 DELIMITERS = re.compile(r"[._]+")  # within a token of the tokenizer: `moment.js`, `gone_in`
-# ASCII identifier words, split where a lower-case letter meets an upper-case one and where
-# letters meet digits (as Whoosh's IntraWordFilter splits): create|Router, SD|500, ICommand.
-CAMEL_PART = re.compile(r"[A-Z]*[a-z]+|[A-Z]+|[0-9]+")
+# ASCII identifier words, split where a lower-case letter meets an upper-case one; digits stay
+# with their word (a part of digits alone would match every id and version that holds them):
+# create|Router2, SD500, w3n49, ICommand.
+CAMEL_PART = re.compile(r"[A-Z]*[a-z0-9]+|[A-Z0-9]+")
 
 
 def identifier_parts(word: str) -> list[str]:
-    """The words of an identifier: `DATE_MED` → DATE, MED; `createRouter` → create, Router;
-    `SD500` → SD, 500. Letters outside ASCII are never split within a run."""
+    """The parts of an identifier: `DATE_MED` → DATE, MED; `createRouter` → create, Router;
+    `python3.11` → python3, 11. Letters outside ASCII are never split within a run."""
     parts: list[str] = []
     for chunk in DELIMITERS.split(word):
         if chunk:
@@ -38,11 +39,14 @@ class IdentifierFilter(Filter):  # type: ignore[misc]  # Whoosh is untyped
         for token in tokens:
             text = token.text
             parts = [text] if plain_word(text) else identifier_parts(text)
-            if len(parts) <= 1:
-                token.text = parts[0] if parts else text  # `_internal` is internal
+            words = [part for part in parts if not part.isdigit()]
+            if len(parts) <= 1 or not words:
+                token.text = parts[0] if len(parts) == 1 else text  # `_internal` is internal
                 yield token
                 continue
-            for part in parts:
+            # A part of digits alone would match every id and version that holds them: it is
+            # only found within the whole (`python3.11` gives python3 and python311).
+            for part in words:
                 token.text = part
                 yield token
             token.text = "".join(parts)

@@ -26,7 +26,7 @@ from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
 
-SCHEMA_VERSION = 12  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 13  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and

@@ -21,6 +21,12 @@ def test_identifiers_give_their_words_and_the_whole():
     assert terms("running tests") == ["run", "test"]
 
 
+def test_digits_stay_with_their_word_so_ids_and_versions_match_only_themselves():
+    assert terms("w3n49 SD500") == ["w3n49", "sd500"]
+    assert terms("python3.11") == ["python3", "python311"]
+    assert terms("1.5") == ["1.5"]
+
+
 def test_the_stored_analyzer_holds_no_filter_that_compiles_unicode_tables():
     # Whoosh's IntraWordFilter recompiles patterns of every Unicode letter when unpickled:
     # about 7 ms of every `mem search` and `mem recall` (measured with bench/perf.py).
