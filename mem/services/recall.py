@@ -54,7 +54,7 @@ TITLES: tuple[tuple[str, str], ...] = (
 )
 LIMITS = {"decisions": 5, "lessons": 3, "knowledge": 10, "shared": 5, "others": 3}
 OTHER_AGENT_KINDS = ("decision", "interface", "warning")
-SEARCH_DEPTH = 200  # ranked candidates considered for the relevant sections and the fill
+SEARCH_DEPTH = 100  # ranked candidates considered for the relevant sections and the fill
 # How strongly an entry must match the task to be shown as relevant (see Hit): the weight of the
 # words it shares with the task, in words found in one entry alone, or the share of the task's
 # weight it matches (a short task in a small vault, where every word is common). One shared
@@ -193,11 +193,14 @@ def recall(
     def pick(entries: Iterable[Entry], limit: int | None) -> list[Entry]:
         taken: list[Entry] = []
         for entry in entries:
-            body = plain(entry.body)
-            if entry.id in chosen or body in said:
+            if entry.id in chosen:
                 continue
             if limit is not None and len(taken) >= limit:
                 break
+            # A task is compared without its boxes, with the lines the last session lists.
+            body = plain(entry.body) if entry.category == "tasks" else entry.body.strip()
+            if body in said:
+                continue
             chosen.add(entry.id)
             said.add(body)
             taken.append(entry)
