@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
+from mem.index.analysis import stem
 from mem.index.rank_key import (
     KIND_MASK,
     KIND_SHIFT,
@@ -354,11 +355,11 @@ class SearchIndex:
         scored = self._rank(reader, scored, ranking)
         chosen = scored if limit is None else scored[:limit]
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
-        count = max(reader.doc_count_all(), 2)
-        unit = math.log(count / 2) + 1
+        count = reader.doc_count_all()  # as bm25f counts, so the weights compare
+        unit = math.log(max(count, 2) / 2) + 1
         # A word of the query that no entry holds weighs most; its idf is Whoosh's for df 0.
         query_weight = sum(
-            math.log(count / (frequency + 1)) + 1
+            math.log(max(count, 1) / (frequency + 1)) + 1
             for frequency in (
                 reader.doc_frequency("content", word) if ("content", word) in reader else 0
                 for word in dict.fromkeys(words)
@@ -373,7 +374,7 @@ class SearchIndex:
             matched = matches[docnum]
             weights: dict[str, float] = {}
             for word, idf in matched.items():  # a word matched as text and as a tag counts once
-                key = word.lstrip("#")
+                key = stem(word[1:]) if word.startswith("#") else word
                 weights[key] = max(weights.get(key, 0.0), idf)
             entry = to_entry(reader.stored_fields(docnum))
             weight = sum(weights.values())

@@ -66,7 +66,8 @@ RELEVANT_SHARE = 0.3
 # (scoring at least half as well as the best) in the relevant sections, which often say the
 # rest, and any other match in the fill; a task with none gets nothing task-driven at all.
 RELEVANT_NEAR = 0.5
-HANDOFF_CORE = ("what", "unfinished", "next")  # what a tight budget keeps of the last session
+HANDOFF_CORE = ("what", "unfinished", "next")
+STANDING = Why("standing")  # what a tight budget keeps of the last session
 FILL_CHARS = 120  # the fill shows each entry's sentences around the match, about this long
 OPEN_TASKS_SCAN = 50  # the newest open tasks considered; more would never fit a budget anyway
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line
@@ -149,7 +150,9 @@ class Packer:
             items[0] = RecallItem(fuller.text, whole, fuller.entry, fuller.excerpt, fuller.why)
         elif fuller.text != items[0].text:
             entry_id = fuller.entry.id if fuller.entry else ""
-            self.omitted.append(Omission("last_session", entry_id, whole, "trimmed"))
+            said = any(o.section == "last_session" and o.entry_id == entry_id for o in self.omitted)
+            if not said:  # cut already when its core was packed: one omission, not two
+                self.omitted.append(Omission("last_session", entry_id, whole, "trimmed"))
 
 
 def recall(
@@ -197,8 +200,7 @@ def recall(
                 continue
             if limit is not None and len(taken) >= limit:
                 break
-            # A task is compared without its boxes, with the lines the last session lists.
-            body = plain(entry.body) if entry.category == "tasks" else entry.body.strip()
+            body = entry.body.strip()
             if body in said:
                 continue
             chosen.add(entry.id)
@@ -206,8 +208,13 @@ def recall(
             taken.append(entry)
         return taken
 
+    relevant_ids = {entry.id for entry in ranked}
+
+    def because(entry: Entry) -> Why:
+        return reason(why.get(entry.id), entry.id in relevant_ids)
+
     def candidate(entry: Entry, show_agent: bool = False, room: int | None = None) -> Candidate:
-        return entry_candidate(entry, terms, show_agent, room, reason(why.get(entry.id)))
+        return entry_candidate(entry, terms, show_agent, room, because(entry))
 
     own = (agent, SHARED_FOLDER)
     plan: list[Phase] = []
@@ -222,9 +229,9 @@ def recall(
     if checkpoint is None and last is not None:
         chosen.add(last.id)
         previous, core = handoff_text(last), handoff_text(last, HANDOFF_CORE)
-        full_handoff = Candidate(previous, last, cut=partial(trim, previous))
-        plan.append(Phase("last_session", [Candidate(core, last, cut=partial(trim, core))]))
-        said.update(plain(line) for line in last.body.splitlines())  # open tasks it lists
+        full_handoff = Candidate(previous, last, cut=partial(trim, previous), why=STANDING)
+        core_item = Candidate(core, last, cut=partial(trim, core), why=STANDING)
+        plan.append(Phase("last_session", [core_item]))
 
     # What the task needs, best first.
     for key, category, limit in (
@@ -239,7 +246,7 @@ def recall(
         e for e in ranked if e.category == "tasks" and e.agent == agent and not e.get("done")
     ]
     plan.append(
-        Phase("open_tasks", [task_candidate(e, why.get(e.id)) for e in pick(tasks_wanted, None)])
+        Phase("open_tasks", [task_candidate(e, because(e)) for e in pick(tasks_wanted, None)])
     )
 
     # Then the standing context, task-matching entries first.
@@ -263,7 +270,7 @@ def recall(
     order = {entry.id: n for n, entry in enumerate(matching)}
     open_tasks.sort(key=lambda e: order.get(e.id, len(order)))  # matching first, then newest
     plan.append(
-        Phase("open_tasks", [task_candidate(e, why.get(e.id)) for e in pick(open_tasks, None)])
+        Phase("open_tasks", [task_candidate(e, because(e)) for e in pick(open_tasks, None)])
     )
     others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
     plan.append(
@@ -295,7 +302,7 @@ def team_candidates(
     settings: Settings, index: SearchIndex, agent: str, moment: datetime
 ) -> list[Candidate]:
     return [
-        Candidate(text, cut=partial(cut_words, text))
+        Candidate(text, cut=partial(cut_words, text), why=STANDING)
         for text in (
             f"- {line.agent} ({age(line.when, moment)}): {line.what}"
             for line in session.roster(settings, index)
@@ -308,14 +315,17 @@ def is_relevant(hit: Hit) -> bool:
     return hit.strength >= RELEVANT_AT or hit.coverage >= RELEVANT_SHARE
 
 
-def reason(hit: Hit | None) -> Why:
+def reason(hit: Hit | None, relevant: bool) -> Why:
+    """`task` for an entry shown because it is relevant; `standing` for context shown whatever
+    the task, with its score and matched words when it matched the task weakly."""
     if hit is None:
         return Why("standing")
-    return Why("task", round(hit.score, 3), hit.matched, round(hit.strength, 3))
+    kind = "task" if relevant else "standing"
+    return Why(kind, round(hit.score, 3), hit.matched, round(hit.strength, 3))
 
 
-def task_candidate(entry: Entry, hit: Hit | None) -> Candidate:
-    return Candidate(open_items(entry), entry, why=reason(hit))
+def task_candidate(entry: Entry, why: Why) -> Candidate:
+    return Candidate(open_items(entry), entry, why=why)
 
 
 def pack(agent: str, task: str, against: str, budget: int, plan: list[Phase]) -> RecallBlock:
@@ -337,6 +347,13 @@ def pack(agent: str, task: str, against: str, budget: int, plan: list[Phase]) ->
         if phase.replace:
             packer.upgrade(made.get(phase.key, []), phase.wanted[0])
             continue
+        wanted = phase.wanted
+        if phase.key == "open_tasks" and made.get("last_session"):
+            # An open task whose every item the last session shows, as packed, is said once.
+            listed = {plain(line) for line in made["last_session"][0].text.splitlines()}
+            wanted = [
+                c for c in wanted if not {plain(line) for line in c.text.splitlines()} <= listed
+            ]
         # Project and Recovering both stay: the project leaves room for part of the other.
         reserve = 0
         if phase.key == "project" and recovering is not None:
@@ -345,7 +362,7 @@ def pack(agent: str, task: str, against: str, budget: int, plan: list[Phase]) ->
         items = packer.section(
             phase.key,
             titles[phase.key],
-            phase.wanted,
+            wanted,
             report=phase.report,
             reserve=reserve,
             started=bool(made.get(phase.key)),

@@ -436,3 +436,49 @@ def test_a_relevant_task_entry_reaches_the_block_early(mem, vault):
     tasks = next(s for s in payload["sections"] if s["key"] == "open_tasks")
     assert "invoices export off the nightly cron" in tasks["items"][0]["text"]
     assert "knowledge" not in keys or keys.index("open_tasks") > keys.index("knowledge")
+
+
+def test_an_open_task_the_cut_last_session_no_longer_shows_stays_under_open_tasks(mem, vault):
+    mem("task", "add", "Add test")
+    filler = " ".join(f"word{n}" for n in range(60))
+    args = ["--what", "Moved refunds onto the queue", "--unfinished", filler, "--next", "Add test"]
+    mem("handoff", *args, input="")
+    payload = data(mem("recall", "--budget", "50", "--json"))
+    assert "Add test" in payload["block"]
+    trimmed = [o for o in payload["omitted"] if o["section"] == "last_session"]
+    assert len(trimmed) == 1  # one omission for the cut handoff, not one per attempt
+
+
+def test_a_task_of_several_items_the_last_session_lists_is_shown_once(mem, vault):
+    mem("task", "add", "Write stripe docs\nShip release")
+    mem(
+        "handoff",
+        "--what",
+        "Refunds moved",
+        "--next",
+        "Write stripe docs",
+        "--next",
+        "Ship release",
+        input="",
+    )
+    block = ok(mem("recall", "--budget", "2000")).stdout
+    assert block.count("Ship release") == 1 and block.count("Write stripe docs") == 1
+
+
+def test_a_word_matched_as_text_and_as_tag_counts_once(mem, vault):
+    seed_team(vault)
+    tagged = added_id(
+        mem(
+            "add",
+            "Use a caching layer for the reports page.",
+            "-c",
+            "decisions",
+            "--tags",
+            "caching",
+        )
+    )
+    payload = data(mem("recall", "--task", "caching", "--json"))
+    decisions = next(s for s in payload["sections"] if s["key"] == "decisions")
+    (item,) = [item for item in decisions["items"] if item["id"] == tagged]
+    assert sorted(item["why"]["matched"]) == ["#caching", "cach"]
+    assert 0 < item["why"]["strength"] <= 1.0  # one word, found in one entry: at most 1
