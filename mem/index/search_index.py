@@ -356,10 +356,10 @@ class SearchIndex:
         chosen = scored if limit is None else scored[:limit]
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = reader.doc_count_all()  # as bm25f counts, so the weights compare
-        unit = math.log(max(count, 2) / 2) + 1
+        unit = whoosh_idf(max(count, 2), 1)
         # A word of the query that no entry holds weighs most; its idf is Whoosh's for df 0.
         query_weight = sum(
-            math.log(max(count, 1) / (frequency + 1)) + 1
+            whoosh_idf(count, frequency)
             for frequency in (
                 reader.doc_frequency("content", word) if ("content", word) in reader else 0
                 for word in dict.fromkeys(words)
@@ -554,7 +554,7 @@ def bm25f(
     for field, text in clauses:
         if (field, text) not in reader:
             continue
-        idf = math.log(count / (reader.doc_frequency(field, text) + 1)) + 1
+        idf = whoosh_idf(count, reader.doc_frequency(field, text))
         average = reader.field_length(field) / (count or 1) or 1
         holding: list[int] = []
         for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
@@ -566,6 +566,11 @@ def bm25f(
         if found is not None:
             found.append((text if field == "content" else f"#{text}", idf, holding))
     return scores
+
+
+def whoosh_idf(count: int, frequency: int) -> float:
+    """Whoosh's BM25F idf of a word held by `frequency` of `count` documents (0 of them too)."""
+    return math.log(max(count, 1) / (frequency + 1)) + 1
 
 
 def term_scores(

@@ -139,7 +139,7 @@ class Packer:
                 self.omitted.append(Omission(key, entry_id, whole, "dropped"))
         return items
 
-    def upgrade(self, items: list[RecallItem], fuller: Candidate) -> None:
+    def upgrade(self, key: str, items: list[RecallItem], fuller: Candidate) -> None:
         """Put `fuller` in place of the section's first item when the room allows, else say
         the section was trimmed."""
         if not items:
@@ -150,9 +150,9 @@ class Packer:
             items[0] = RecallItem(fuller.text, whole, fuller.entry, fuller.excerpt, fuller.why)
         elif fuller.text != items[0].text:
             entry_id = fuller.entry.id if fuller.entry else ""
-            said = any(o.section == "last_session" and o.entry_id == entry_id for o in self.omitted)
-            if not said:  # cut already when its core was packed: one omission, not two
-                self.omitted.append(Omission("last_session", entry_id, whole, "trimmed"))
+            said = any(o.section == key and o.entry_id == entry_id for o in self.omitted)
+            if not said:  # cut already when its shorter form was packed: one omission, not two
+                self.omitted.append(Omission(key, entry_id, whole, "trimmed"))
 
 
 def recall(
@@ -319,7 +319,7 @@ def reason(hit: Hit | None, relevant: bool) -> Why:
     """`task` for an entry shown because it is relevant; `standing` for context shown whatever
     the task, with its score and matched words when it matched the task weakly."""
     if hit is None:
-        return Why("standing")
+        return STANDING
     kind = "task" if relevant else "standing"
     return Why(kind, round(hit.score, 3), hit.matched, round(hit.strength, 3))
 
@@ -345,7 +345,7 @@ def pack(agent: str, task: str, against: str, budget: int, plan: list[Phase]) ->
         if not phase.wanted:
             continue
         if phase.replace:
-            packer.upgrade(made.get(phase.key, []), phase.wanted[0])
+            packer.upgrade(phase.key, made.get(phase.key, []), phase.wanted[0])
             continue
         wanted = phase.wanted
         if phase.key == "open_tasks" and made.get("last_session"):
@@ -546,9 +546,9 @@ def handoff_text(entry: Entry, only: Sequence[str] = ()) -> str:
     return f"{lead} {body}"
 
 
-def plain(text: str) -> str:
-    """Text as compared for repeats: lower case, without list or box markers, spaces single."""
-    return " ".join(MARKER.sub("", line) for line in text.lower().splitlines()).strip()
+def plain(line: str) -> str:
+    """A line as compared for repeats: lower case, without its list or box marker."""
+    return " ".join(MARKER.sub("", line.lower()).split())
 
 
 def open_items(entry: Entry) -> str:
