@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
+from mem.index import related
 from mem.index.analysis import stem
 from mem.index.rank_key import (
     KIND_MASK,
@@ -22,12 +23,13 @@ from mem.index.rank_key import (
     UNKNOWN_KIND,
     RankKey,
 )
+from mem.index.related import RelatedWords
 from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
 
-SCHEMA_VERSION = 13  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 14  # bump when the fields change: an index of another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
@@ -37,6 +39,7 @@ BM25_K1 = 1.2
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
 SECONDS_PER_DAY = 86400.0
 KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
+RELATED_STALE = 0.05  # share of entries changed after which the related words are worked out anew
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
@@ -70,8 +73,9 @@ class Filters(NamedTuple):
 
 class Hit(NamedTuple):
     """An entry a search found, its final score, and why: the query words it holds (index
-    terms; `#tag` for a tag) and their weight, in words found in one entry alone (a word that
-    only this entry holds weighs 1, a common one less)."""
+    terms; `#tag` for a tag, `~word` for a related word, which ranks but adds no weight) and
+    their weight, in words found in one entry alone (a word that only this entry holds weighs
+    1, a common one less)."""
 
     entry: Entry
     score: float
@@ -177,6 +181,7 @@ class SearchIndex:
         self._reader: Any = None  # one reader per process: opening one costs ~7 ms
         self._masks: dict[tuple[Any, ...], frozenset[int]] = {}  # hidden docnums, per viewer
         self._term_docs: dict[tuple[str, str], frozenset[int]] = {}  # filter terms' docnums
+        self._related = RelatedWords(folder)
 
     # --- manifest -------------------------------------------------------------------------
 
@@ -193,9 +198,12 @@ class SearchIndex:
         except (KeyError, TypeError, AttributeError):
             return None
 
-    def _write_manifest(self, folder: Path, stamps: Mapping[str, FileStamp]) -> None:
+    def _write_manifest(
+        self, folder: Path, stamps: Mapping[str, FileStamp], unrelated: int = 0
+    ) -> None:
         payload = {
             "version": self.version,
+            "unrelated": unrelated,  # entries written since the related words were worked out
             "files": {
                 path: [s.size, s.mtime_ns, s.ctime_ns, s.inode, s.sha256]
                 for path, s in sorted(stamps.items())
@@ -237,6 +245,7 @@ class SearchIndex:
         self._index = None
         self._masks.clear()
         self._term_docs.clear()
+        self._related = RelatedWords(self.folder)
 
     def is_readable(self) -> bool:
         """Tell whether the index opens and its manifest matches this version of mem."""
@@ -279,6 +288,8 @@ class SearchIndex:
             writer.commit()
             if progress is not None:
                 progress(done, total)
+            with index.reader() as reader:
+                related.write(fresh, related.compute(reader))
             self._write_manifest(fresh, stamps)
             old = parent / f"index.old-{os.urandom(4).hex()}"
             if self.folder.exists():
@@ -300,22 +311,37 @@ class SearchIndex:
         Only entries whose fingerprint changed are rewritten: saving one entry in a file of a
         thousand costs one document, not a thousand.
         """
+        changed = 0
         if batches:
             writer = self._writer()
             try:
                 with writer.searcher() as searcher:
                     for path, entries in batches.items():
-                        replace_file(writer, searcher, path, entries)
+                        changed += replace_file(writer, searcher, path, entries)
             except BaseException:
                 writer.cancel()
                 raise
             writer.commit()
+        unrelated = self._unrelated() + changed
+        self._forget()
+        if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
+            # Working the related words out costs ~0.5 s at 10,000 entries: not on every
+            # commit, but once a twentieth of the entries are new or changed.
+            related.write(self.folder, related.compute(self.reader()))
+            unrelated = 0
         manifest = self.manifest() or {}
         manifest.update(stamps)
         for path in removed:
             manifest.pop(path, None)
-        self._write_manifest(self.folder, manifest)
+        self._write_manifest(self.folder, manifest, unrelated)
         self._forget()
+
+    def _unrelated(self) -> int:
+        try:
+            data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            return max(0, int(data.get("unrelated", 0)))
+        except (OSError, ValueError, TypeError, AttributeError):
+            return 0
 
     def _writer(self) -> Any:
         # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
@@ -342,9 +368,12 @@ class SearchIndex:
         clauses += [("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")]
         if not clauses:
             return []
+        # Words that occur with the task's in this vault widen it, at a fraction of its weight.
+        widened = {("content", word): w for word, w in self._related.around(words).items()}
+        clauses += list(widened)
         reader = self.reader()
         found: list[tuple[str, float, list[int]]] = []
-        scores = bm25f(reader, clauses, found)
+        scores = bm25f(reader, clauses, found, widened)
         allowed = self._filter_docs(filters)
         hidden = self._mask(filters)
         scored = [
@@ -374,6 +403,8 @@ class SearchIndex:
             matched = matches[docnum]
             weights: dict[str, float] = {}
             for word, idf in matched.items():  # a word matched as text and as a tag counts once
+                if word.startswith("~"):
+                    continue  # a related word ranks; whether an entry is relevant, the task's say
                 key = stem(word[1:]) if word.startswith("#") else word
                 weights[key] = max(weights.get(key, 0.0), idf)
             entry = to_entry(reader.stored_fields(docnum))
@@ -541,9 +572,11 @@ def bm25f(
     reader: Any,
     clauses: list[tuple[str, str]],
     found: list[tuple[str, float, list[int]]] | None = None,
+    weights: Mapping[tuple[str, str], float] | None = None,
 ) -> dict[int, float]:
-    """BM25F of every live document holding any of the (field, word) clauses, summed over them;
-    `found`, when given, gets each clause's word (`#word` for a tag), idf and documents.
+    """BM25F of every live document holding any of the (field, word) clauses, summed over them,
+    a clause in `weights` scaled by its weight; `found`, when given, gets each clause's word
+    (`#word` for a tag, `~word` for a weighted one), idf as scaled, and documents.
 
     The formula and statistics of whoosh.scoring.BM25F (idf and average field length over the
     whole index, deleted documents counted as Whoosh counts them), read straight from the
@@ -555,6 +588,9 @@ def bm25f(
         if (field, text) not in reader:
             continue
         idf = whoosh_idf(count, reader.doc_frequency(field, text))
+        weight = weights.get((field, text)) if weights else None
+        if weight is not None:
+            idf *= weight
         average = reader.field_length(field) / (count or 1) or 1
         holding: list[int] = []
         for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
@@ -564,7 +600,8 @@ def bm25f(
                     scores[docnum] = scores.get(docnum, 0.0) + score
                     holding.append(docnum)
         if found is not None:
-            found.append((text if field == "content" else f"#{text}", idf, holding))
+            name = f"~{text}" if weight is not None else text if field == "content" else f"#{text}"
+            found.append((name, idf, holding))
     return scores
 
 
@@ -586,10 +623,12 @@ def term_scores(
         matcher.next()
 
 
-def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) -> None:
-    """Make the indexed documents of one file match `entries`, touching only what changed."""
+def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) -> int:
+    """Make the indexed documents of one file match `entries`, touching only what changed;
+    return how many documents were added or deleted."""
     from whoosh.query import Term
 
+    changed = 0
     indexed: dict[tuple[str, str], list[int]] = {}
     for docnum in searcher.docs_for_query(Term("path", path)):
         stored = searcher.stored_fields(docnum)
@@ -600,6 +639,9 @@ def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) 
             unchanged.pop()
         else:
             writer.add_document(**to_document(entry, fingerprint))
+            changed += 1
     for stale in indexed.values():
         for docnum in stale:
             writer.delete_document(docnum)
+            changed += 1
+    return changed

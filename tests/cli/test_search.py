@@ -264,3 +264,22 @@ def test_identifiers_are_found_by_their_words_and_whole(mem, vault):
     assert hit_ids(mem("search", "router", "--json")) == [router]
     assert hit_ids(mem("search", "create_router", "--json"))[0] == router
     assert hit_ids(mem("search", "vendor", "--json")) == [path]
+
+
+def test_search_finds_an_entry_by_a_word_the_vault_holds_with_the_query(mem, vault):
+    # "upload" and "multipart" are held together by two entries: a search for uploads also
+    # finds, lower, the entry that only says multipart. Related words rank; they are not matches
+    # that make an entry relevant to recall.
+    blocks = [
+        entry_block("r-1", days_ago(1), "Uploads go through multipart above 8 MB."),
+        entry_block("r-2", days_ago(1), "Large uploads need multipart or they stall."),
+        entry_block("r-3", days_ago(1), "The multipart threshold is set in storage.toml."),
+    ]
+    blocks += [entry_block(f"f-{n}", days_ago(2), f"Topic{n} notes{n}.") for n in range(60)]
+    write_category_file(vault, "dev/lessons.md", "dev", "lessons", *blocks)
+    ids = hit_ids(ok(mem("search", "uploads time out", "--json")))
+    assert set(ids[:2]) == {"r-1", "r-2"} and ids[2] == "r-3"
+    block = data(mem("recall", "--agent", "dev", "--task", "uploads time out", "--json"))
+    shown = {item["id"]: item["why"] for s in block["sections"] for item in s["items"]}
+    assert shown["r-1"]["reason"] == "task" and "upload" in shown["r-1"]["matched"]
+    assert "r-3" not in shown or shown["r-3"]["matched"] == ["~multipart"]
