@@ -187,16 +187,17 @@ class SearchIndex:
 
     def manifest(self) -> dict[str, FileStamp] | None:
         """Return the indexed files' stamps, or None when the index is missing or foreign."""
+        return stamps_of(self._manifest_data())
+
+    def _manifest_data(self) -> dict[str, Any] | None:
+        """The manifest as saved, or None when it is missing, unreadable or of another version."""
         try:
             data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         if not isinstance(data, dict) or data.get("version") != self.version:
             return None
-        try:
-            return {path: FileStamp(*stamp) for path, stamp in data["files"].items()}
-        except (KeyError, TypeError, AttributeError):
-            return None
+        return data
 
     def _write_manifest(
         self, folder: Path, stamps: Mapping[str, FileStamp], unrelated: int = 0
@@ -322,26 +323,20 @@ class SearchIndex:
                 writer.cancel()
                 raise
             writer.commit()
-        unrelated = self._unrelated() + changed
+        saved = self._manifest_data() or {}
+        unrelated = unrelated_of(saved) + changed
         self._forget()
         if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
             # Working the related words out costs ~0.5 s at 10,000 entries: not on every
             # commit, but once a twentieth of the entries are new or changed.
             related.write(self.folder, related.compute(self.reader()))
             unrelated = 0
-        manifest = self.manifest() or {}
+        manifest = stamps_of(saved) or {}
         manifest.update(stamps)
         for path in removed:
             manifest.pop(path, None)
         self._write_manifest(self.folder, manifest, unrelated)
         self._forget()
-
-    def _unrelated(self) -> int:
-        try:
-            data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-            return max(0, int(data.get("unrelated", 0)))
-        except (OSError, ValueError, TypeError, AttributeError):
-            return 0
 
     def _writer(self) -> Any:
         # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
@@ -566,6 +561,24 @@ class SearchIndex:
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked
+
+
+def stamps_of(data: Mapping[str, Any] | None) -> dict[str, FileStamp] | None:
+    """The files' stamps a saved manifest holds, or None when it holds none readable."""
+    if data is None:
+        return None
+    try:
+        return {path: FileStamp(*stamp) for path, stamp in data["files"].items()}
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def unrelated_of(data: Mapping[str, Any]) -> int:
+    """How many entries a saved manifest says were written since the related words were."""
+    try:
+        return max(0, int(data.get("unrelated", 0)))
+    except (TypeError, ValueError):
+        return 0
 
 
 def bm25f(

@@ -66,8 +66,8 @@ RELEVANT_SHARE = 0.3
 # (scoring at least half as well as the best) in the relevant sections, which often say the
 # rest, and any other match in the fill; a task with none gets nothing task-driven at all.
 RELEVANT_NEAR = 0.5
-HANDOFF_CORE = ("what", "unfinished", "next")
-STANDING = Why("standing")  # what a tight budget keeps of the last session
+HANDOFF_CORE = ("what", "unfinished", "next")  # what a tight budget keeps of the last session
+STANDING = Why("standing")  # context shown whatever the task
 FILL_CHARS = 120  # the fill shows each entry's sentences around the match, about this long
 OPEN_TASKS_SCAN = 50  # the newest open tasks considered; more would never fit a budget anyway
 MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its line

@@ -30,10 +30,15 @@ sys.exit(int(os.environ.get("EXIT", "0")))
 def start_run(
     vault: Path, agent: str, env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
-    """`mem run -a dev -- python AGENT` as a real process, its output piped back to the test."""
+    """`mem run -a dev -- python AGENT` as a real process, its output piped back to the test.
+    Ctrl-C reaches it as in a terminal even when the tests run as a background job, whose
+    shell starts every command with SIGINT ignored."""
+    args = [sys.executable, "-m", "mem", "--vault", str(vault), "run", "-a", "dev", "--"]
+    args += [sys.executable, agent]
+    default_sigint = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    default_sigint += "os.execv(sys.argv[1], sys.argv[1:])"
     return subprocess.Popen(
-        [sys.executable, "-m", "mem", "--vault", str(vault), "run", "-a", "dev", "--"]
-        + [sys.executable, agent],
+        [sys.executable, "-c", default_sigint, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
