@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("checkpoint", "checkpoint", "app"),
     ("roster", "roster", "roster"),
     ("run", "run", "run"),
+    ("hook", "hook", "hook"),
     ("edit", "edit", "edit"),
     ("forget", "forget", "forget"),
     ("task", "task", "app"),

@@ -34,6 +34,12 @@ def quick(arguments: list[str]) -> int | None:
             sys.stdout.write(TEXT)
             sys.stdout.flush()
             return 0
+        if "hook" in arguments and "_MEM_COMPLETE" not in os.environ:
+            from mem.cli import hook
+
+            request = hook.parse(arguments)
+            if request is not None:
+                return hook.run_hook(*request, sys.stdin.buffer, sys.stdout)
         if ("recall" in arguments or "search" in arguments) and "_MEM_COMPLETE" not in os.environ:
             from mem.cli.quick import run
 

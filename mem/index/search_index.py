@@ -6,7 +6,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -427,8 +427,30 @@ class SearchIndex:
             for docnum in (reader.all_doc_ids() if allowed is None else sorted(allowed))
             if docnum not in hidden
         ]
+        return self._ordered(docs, limit, by)
+
+    def terms_of(self, text: str) -> list[str]:
+        """The index terms the content analyzer makes of `text`, in order."""
+        analyzer = self.open().schema["content"].analyzer
+        return [token.text for token in analyzer(text)]
+
+    def holding(self, terms: Sequence[str], filters: Filters, limit: int) -> list[Entry]:
+        """Up to `limit` entries that hold every one of these index terms, newest first: the
+        ones that name a file or a command, whatever else they say."""
+        if not terms:
+            return []
+        sets = [self._docs("content", term) for term in terms]
+        allowed = self._filter_docs(filters)
+        if allowed is not None:
+            sets.append(allowed)
+        sets.sort(key=len)
+        docs = sets[0].intersection(*sets[1:]) - self._mask(filters)
+        return self._ordered(sorted(docs), limit, "date")
+
+    def _ordered(self, docs: list[int], limit: int | None, by: str) -> list[Entry]:
         if not docs:
             return []
+        reader = self.reader()
         packed = reader.column_reader("rank", translate=False)
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":

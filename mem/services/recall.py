@@ -161,8 +161,12 @@ def recall(
     budget: int | None = None,
     now: datetime | None = None,
     feedback: Feedback = QUIET,
+    standing: bool = True,
+    shown: frozenset[str] = frozenset(),
 ) -> RecallBlock:
-    """Build the agent's context block within `budget` tokens."""
+    """Build the agent's context block within `budget` tokens. Without `standing`, only what
+    the task makes relevant (a prompt's memory, after the session's start had the rest), and
+    none of the entries in `shown`."""
     vault = settings.require_vault()
     agent = check_agent(settings.agent)
     budget = settings.recall_budget if budget is None else budget
@@ -190,7 +194,7 @@ def recall(
     near = hits[0].score * RELEVANT_NEAR if on_topic else float("inf")
     ranked = [hit.entry for hit in hits if is_relevant(hit) or hit.score >= near]
     matching = [hit.entry for hit in hits]  # standing sections put any match first
-    chosen: set[str] = set()
+    chosen: set[str] = set(shown)
     said: set[str] = set()  # bodies shown already: a fact promoted to _shared is one fact
 
     def pick(entries: Iterable[Entry], limit: int | None) -> list[Entry]:
@@ -217,6 +221,10 @@ def recall(
         return entry_candidate(entry, terms, show_agent, room, because(entry))
 
     own = (agent, SHARED_FOLDER)
+    if not standing:
+        return pack(
+            agent, task, against, budget, task_phases(ranked, pick, candidate, because, agent)
+        )
     plan: list[Phase] = []
     project = project_text(store.read_text(vault, PROJECT_FILE))
     if project:
@@ -234,20 +242,9 @@ def recall(
         plan.append(Phase("last_session", [core_item]))
 
     # What the task needs, best first.
-    for key, category, limit in (
-        ("decisions", "decisions", LIMITS["decisions"]),
-        ("lessons", "lessons", LIMITS["lessons"]),
-    ):
-        found = [e for e in ranked if e.category == category and e.agent in own]
-        if not terms:  # nothing to rank against: the newest
-            found = newest(index, visible, category, own, limit)
-        plan.append(Phase(key, [candidate(e) for e in pick(found, limit)]))
-    tasks_wanted = [
-        e for e in ranked if e.category == "tasks" and e.agent == agent and not e.get("done")
-    ]
-    plan.append(
-        Phase("open_tasks", [task_candidate(e, because(e)) for e in pick(tasks_wanted, None)])
-    )
+    if not terms:  # nothing to rank against: the newest
+        ranked = [e for c in ("decisions", "lessons") for e in newest(index, visible, c, own, 5)]
+    plan += task_phases(ranked, pick, candidate, because, agent, others=False)
 
     # Then the standing context, task-matching entries first.
     if full_handoff is not None:
@@ -272,10 +269,7 @@ def recall(
     plan.append(
         Phase("open_tasks", [task_candidate(e, because(e)) for e in pick(open_tasks, None)])
     )
-    others = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
-    plan.append(
-        Phase("others", [candidate(e, show_agent=True) for e in pick(others, LIMITS["others"])])
-    )
+    plan.append(others_phase(ranked, pick, candidate, agent))
     fill = [hit.entry for hit in hits if on_topic and hit.entry.category != "handoffs"]
     plan.append(
         Phase(
@@ -285,6 +279,42 @@ def recall(
         )
     )
     return pack(agent, task, against, budget, plan)
+
+
+def task_phases(
+    ranked: list[Entry],
+    pick: Callable[[Iterable[Entry], int | None], list[Entry]],
+    candidate: Callable[..., Candidate],
+    because: Callable[[Entry], Why],
+    agent: str,
+    others: bool = True,
+) -> list[Phase]:
+    """The sections the task decides, best first: relevant decisions, lessons, open tasks and,
+    with `others`, what other agents said that bears on it."""
+    own = (agent, SHARED_FOLDER)
+    phases = []
+    for key in ("decisions", "lessons"):
+        found = [e for e in ranked if e.category == key and e.agent in own]
+        phases.append(Phase(key, [candidate(e) for e in pick(found, LIMITS[key])]))
+    tasks_wanted = [
+        e for e in ranked if e.category == "tasks" and e.agent == agent and not e.get("done")
+    ]
+    tasks = [task_candidate(e, because(e)) for e in pick(tasks_wanted, None)]
+    phases.append(Phase("open_tasks", tasks))
+    if others:
+        phases.append(others_phase(ranked, pick, candidate, agent))
+    return phases
+
+
+def others_phase(
+    ranked: list[Entry],
+    pick: Callable[[Iterable[Entry], int | None], list[Entry]],
+    candidate: Callable[..., Candidate],
+    agent: str,
+) -> Phase:
+    own = (agent, SHARED_FOLDER)
+    found = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
+    return Phase("others", [candidate(e, show_agent=True) for e in pick(found, LIMITS["others"])])
 
 
 class Phase(NamedTuple):

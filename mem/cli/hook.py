@@ -1,0 +1,163 @@
+"""`mem hook AGENT`: read a hook's JSON on stdin, answer in the agent's own format, never fail.
+
+An agent runs this at every session start, prompt, tool call and turn end, so it skips Typer
+(see mem/cli/main.py) and it is fail-open: whatever goes wrong is logged in
+`.mem/hook-errors.log` (or on stderr without a vault), and the hook still exits 0 with output
+the agent accepts (nothing for Claude Code and Codex, `{}` for Gemini, whose stdout must be
+JSON), so `mem` never breaks or blocks a session.
+
+SessionEnd gets little time (1.5 s for all of Claude Code's SessionEnd hooks, none at all from
+Gemini), so its commit runs in a detached copy of this command, which outlives the agent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+INLINE = "MEM_HOOK_INLINE"  # set in the detached copy: do the work here, do not detach again
+ERROR_LOG = ".mem/hook-errors.log"
+ERROR_LOG_BYTES = 256 * 1024  # beyond this the log starts again (the old one kept as .1)
+JSON_ONLY = ("gemini", "antigravity")  # agents that read stdout as JSON and nothing else
+
+
+def parse(arguments: list[str]) -> tuple[str, str | None, str | None] | None:
+    """`[--vault V] [--agent A] hook KIND [--agent A] [--vault V]` as (kind, agent, vault);
+    None for anything else (help, a typo), which Typer answers."""
+    values: dict[str, str] = {}
+    kind = ""
+    words = iter(arguments)
+    seen_hook = False
+    for word in words:
+        if word in ("--vault", "--agent", "-a"):
+            value = next(words, None)
+            name = "vault" if word == "--vault" else "agent"
+            if value is None or value.startswith("-") or name in values:
+                return None
+            values[name] = value
+        elif word == "hook" and not seen_hook:
+            seen_hook = True
+        elif seen_hook and not kind and not word.startswith("-"):
+            kind = word
+        else:
+            return None
+    if not kind:
+        return None
+    return kind, values.get("agent"), values.get("vault")
+
+
+def run_hook(
+    kind: str,
+    agent: str | None,
+    vault: str | None,
+    stdin: IO[bytes],
+    stdout: IO[str],
+) -> int:
+    """Answer one hook call; always 0."""
+    from mem.services.hook import AGENT_KINDS, HookAnswer, answer, read_event
+
+    where: Path | None = None  # the vault, once known: failures are logged in it
+    reply = HookAnswer("")
+    try:
+        if kind not in AGENT_KINDS:
+            raise ValueError(f"unknown agent {kind!r}; use one of {', '.join(AGENT_KINDS)}")
+        payload = json.loads(stdin.read() or b"{}")
+        if not isinstance(payload, dict):
+            raise TypeError("the hook input is not a JSON object")
+        event = read_event(kind, payload)
+        if not event.action:
+            reply = HookAnswer(event.name)
+        else:
+            folder = Path(event.cwd) if event.cwd and Path(event.cwd).is_dir() else Path.cwd()
+            where = locate(vault, folder)
+            if where is None:
+                # A project without a vault (hooks installed for the user reach every
+                # project): nothing to remember or recall, and nothing wrong.
+                write_reply(kind, event.name, "", stdout)
+                return 0
+            settings = load(agent, vault, folder)
+            if event.action == "end" and not os.environ.get(INLINE):
+                detach(kind, settings, payload)
+                reply = HookAnswer(event.name)
+            else:
+                reply = answer(settings, event)
+    except Exception as exc:  # noqa: BLE001  # fail-open: the session matters more than memory
+        log_failure(where, kind, exc)
+    write_reply(kind, reply.event, reply.context, stdout)
+    return 0
+
+
+def locate(vault: str | None, folder: Path) -> Path | None:
+    """The vault as settings would find it, without reading its mem.toml (which may be what
+    fails)."""
+    from mem.config import find_vault, vault_at
+
+    wanted = vault or os.environ.get("MEM_VAULT")
+    return vault_at(folder / wanted) if wanted else find_vault(folder)
+
+
+def load(agent: str | None, vault: str | None, folder: Path) -> Any:
+    """Settings as any command resolves them, from the session's folder (hooks may run
+    elsewhere): --vault, MEM_VAULT, the nearest .memory/; --agent, MEM_AGENT, the vault's
+    default agent."""
+    from mem.config import load_settings
+
+    settings = load_settings(vault_flag=vault, agent_flag=agent, cwd=folder)
+    settings.require_vault()
+    return settings
+
+
+def detach(kind: str, settings: Any, payload: dict[str, Any]) -> None:
+    """Run this hook again in a new session of its own, with the same input, and return."""
+    import subprocess  # only here: ~10 ms that no other event needs
+
+    args = [sys.executable, "-m", "mem", "--vault", str(settings.vault)]
+    args += ["--agent", settings.agent, "hook", kind]
+    child = subprocess.Popen(
+        args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, INLINE: "1"},
+        start_new_session=True,  # not killed with the agent's hook process group
+    )
+    assert child.stdin is not None
+    child.stdin.write(json.dumps(payload).encode("utf-8"))
+    child.stdin.close()
+
+
+def write_reply(kind: str, event: str, context: str, stdout: IO[str]) -> None:
+    if context and event:
+        payload = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
+        stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    elif kind in JSON_ONLY:
+        stdout.write("{}\n")
+    stdout.flush()
+
+
+def log_failure(vault: Path | None, kind: str, exc: BaseException) -> None:
+    """One record per failure in the vault's hook log, else on stderr, which Claude Code and
+    Codex keep in their debug logs; Gemini shows a quiet hook's stderr to the user, so it
+    gets nothing."""
+    import traceback
+
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    trace = "".join(traceback.format_exception(exc, limit=-4)).rstrip()
+    record = f"{when} mem hook {kind}: {type(exc).__name__}: {exc}\n{trace}\n\n"
+    if vault is not None:
+        try:
+            path = vault / ERROR_LOG
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists() and path.stat().st_size > ERROR_LOG_BYTES:
+                os.replace(path, path.with_name(path.name + ".1"))
+            with path.open("a", encoding="utf-8") as log:
+                log.write(record)
+            return
+        except OSError:
+            pass  # fall back to stderr
+    if kind not in JSON_ONLY:
+        sys.stderr.write(f"mem: hook failed: {type(exc).__name__}: {exc}\n")

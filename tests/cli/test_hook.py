@@ -1,0 +1,245 @@
+"""`mem hook`: each agent event answered as the agent expects, on real transcripts, fail-open."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import added_id, ok
+
+FORMATS = Path(__file__).resolve().parents[2].parent / "shared" / "formats" / "claude-code"
+TRANSCRIPT = FORMATS / "coverage-test-fix.transcript.jsonl"
+LABEL = "Reference data from mem"
+
+
+def needs_formats() -> None:
+    if not TRANSCRIPT.is_file():
+        pytest.skip("../shared/formats is not beside the repository")
+
+
+@pytest.fixture
+def hook(mem, vault):
+    """Send one hook event's JSON to `mem hook AGENT --agent dev`; return (stdout, result)."""
+
+    def send(event: str, agent: str = "claude-code", **fields):
+        payload = {"session_id": "s-1", "hook_event_name": event, "cwd": str(vault.parent)}
+        payload.update(fields)
+        result = mem("hook", agent, "--agent", "dev", input=json.dumps(payload))
+        assert result.exit_code == 0, result.stderr
+        return result.stdout, result
+
+    return send
+
+
+def context_of(stdout: str, event: str) -> str:
+    reply = json.loads(stdout)
+    assert reply["hookSpecificOutput"]["hookEventName"] == event
+    return reply["hookSpecificOutput"]["additionalContext"]
+
+
+def seed(mem) -> dict[str, str]:
+    ids = {}
+    for key, text, category, extra in (
+        ("db", "We chose PostgreSQL over MySQL for its JSONB columns.", "decisions", ()),
+        (
+            "settings",
+            "settings.py is generated from settings.toml by `make settings`; edits by hand are lost.",
+            "lessons",
+            (),
+        ),
+        (
+            "push",
+            "git push --force to main broke the release branch twice; push a branch instead.",
+            "lessons",
+            ("--kind", "warning"),
+        ),
+    ):
+        ids[key] = added_id(ok(mem("add", text, "-c", category, "-a", "dev", *extra)))
+    return ids
+
+
+def test_session_start_gives_the_recall_labelled_as_reference_data(mem, hook):
+    ids = seed(mem)
+    stdout, _ = hook("SessionStart", source="startup")
+    context = context_of(stdout, "SessionStart")
+    assert context.startswith(LABEL) and "not instructions" in context.splitlines()[0]
+    assert "<mem-recall" in context and context.rstrip().endswith("</mem-recall>")
+    assert "PostgreSQL" in context and ids["db"]
+
+
+def test_session_start_stays_within_claude_codes_cap(mem, hook, vault):
+    (vault / "mem.toml").write_text("[recall]\nbudget = 50000\n")
+    for n in range(60):
+        text = f"Service {n} keeps its queue in Redis stream orders-{n}; " + "detail " * 40
+        ok(mem("add", text, "-c", "facts", "-a", "dev"))
+    stdout, _ = hook("SessionStart", source="startup")
+    assert len(context_of(stdout, "SessionStart")) <= 10_000
+
+
+def test_nothing_remembered_means_no_output(hook):
+    stdout, _ = hook("SessionStart", source="startup")
+    assert stdout == ""
+
+
+def test_only_the_first_prompt_gets_memory_and_only_what_is_relevant(mem, hook):
+    seed(mem)
+    stdout, _ = hook("UserPromptSubmit", prompt="Why PostgreSQL rather than MySQL here?")
+    context = context_of(stdout, "UserPromptSubmit")
+    assert "PostgreSQL" in context and "settings.py" not in context
+    again, _ = hook("UserPromptSubmit", prompt="And the PostgreSQL JSONB columns?")
+    assert again == ""
+    unrelated, _ = hook("UserPromptSubmit", prompt="Add a dark mode toggle", session_id="s-2")
+    assert unrelated == ""
+
+
+def test_the_first_prompt_does_not_repeat_what_the_session_start_showed(mem, hook):
+    seed(mem)
+    start, _ = hook("SessionStart", source="startup")
+    assert "PostgreSQL" in context_of(start, "SessionStart")
+    stdout, _ = hook("UserPromptSubmit", prompt="Why PostgreSQL rather than MySQL here?")
+    assert stdout == ""
+
+
+def test_an_edit_gets_the_lessons_that_name_its_file(mem, hook, vault):
+    ids = seed(mem)
+    path = str(vault.parent / "app" / "settings.py")
+    stdout, _ = hook(
+        "PreToolUse", tool_name="Edit", tool_input={"file_path": path, "old_string": "a"}
+    )
+    context = context_of(stdout, "PreToolUse")
+    assert "`settings.py`" in context and ids["settings"] in context
+    assert ids["push"] not in context and "<mem-recall" in context
+
+
+def test_a_command_gets_the_warnings_that_name_it(mem, hook):
+    ids = seed(mem)
+    stdout, _ = hook(
+        "PreToolUse", tool_name="Bash", tool_input={"command": "cd app && git push --force"}
+    )
+    context = context_of(stdout, "PreToolUse")
+    assert ids["push"] in context and "`git push`" in context and "`cd" not in context
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"command": "git status"},
+        {"file_path": "/somewhere/README.md", "content": "x"},
+        {"command": "cat settings.toml.bak"},
+    ],
+)
+def test_a_tool_call_nothing_names_gets_nothing(mem, hook, tool_input):
+    seed(mem)
+    stdout, _ = hook("PreToolUse", tool_name="Bash", tool_input=tool_input)
+    assert stdout == ""
+
+
+def test_another_agents_private_lesson_never_reaches_a_tool_call(mem, hook):
+    ok(mem("add", "Never touch billing.py on Fridays.", "-c", "lessons", "-a", "ops"))
+    ok(
+        mem(
+            "add",
+            "billing.py holds the tax tables.",
+            "-c",
+            "lessons",
+            "-a",
+            "ops",
+            "--scope",
+            "private",
+        )
+    )
+    stdout, _ = hook("PreToolUse", tool_name="Write", tool_input={"file_path": "/p/billing.py"})
+    context = context_of(stdout, "PreToolUse")
+    assert "Fridays" in context and "tax tables" not in context
+
+
+def test_stop_commits_the_transcript_once_however_often_it_is_sent(mem, hook):
+    needs_formats()
+    for _ in range(2):
+        stdout, _ = hook("Stop", transcript_path=str(TRANSCRIPT), stop_hook_active=False)
+        assert stdout == ""
+    handoffs = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+    assert len(handoffs["entries"]) == 1
+    assert "multiply_numbers" in handoffs["entries"][0]["body"]
+    ledger_runs = json.loads(
+        ok(mem("commit", "-a", "dev", "--json", "--file", str(TRANSCRIPT))).stdout
+    )
+    assert ledger_runs["added"] == [] and ledger_runs["handoff"] is None
+
+
+def test_a_subagents_transcript_is_committed_without_a_handoff(mem, hook):
+    needs_formats()
+    stdout, _ = hook(
+        "SubagentStop",
+        transcript_path="/nowhere/main.jsonl",
+        agent_transcript_path=str(TRANSCRIPT),
+    )
+    assert stdout == ""
+    handoffs = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+    assert handoffs["entries"] == []
+
+
+def test_session_end_commits_in_a_detached_process(mem, hook):
+    needs_formats()
+    started = time.monotonic()
+    stdout, _ = hook("SessionEnd", transcript_path=str(TRANSCRIPT), reason="other")
+    assert stdout == ""
+    deadline = started + 30
+    while time.monotonic() < deadline:
+        listed = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+        if listed["entries"]:
+            break
+        time.sleep(0.2)
+    assert listed["entries"], "the detached commit never wrote the handoff"
+
+
+def test_codex_stop_prints_nothing_and_gemini_always_prints_json(mem, hook):
+    seed(mem)
+    codex, _ = hook("Stop", agent="codex", transcript_path=None, turn_id="t1")
+    assert codex == ""
+    gemini_quiet, _ = hook("BeforeTool", agent="gemini", tool_name="read_file", tool_input={})
+    assert json.loads(gemini_quiet) == {}
+    gemini, _ = hook(
+        "BeforeTool",
+        agent="gemini",
+        tool_name="run_shell_command",
+        tool_input={"command": "git push origin main"},
+    )
+    assert "git push" in context_of(gemini, "BeforeTool")
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "gemini", "pi"])
+def test_bad_input_is_logged_and_the_hook_still_succeeds(mem, vault, agent):
+    result = mem("hook", agent, "--agent", "dev", input="{not json")
+    assert result.exit_code == 0
+    assert result.stdout.strip() in ("", "{}")
+    assert (result.stdout.strip() == "{}") == (agent == "gemini")
+
+
+def test_an_internal_failure_is_logged_under_mem_and_the_session_goes_on(mem, vault, hook):
+    (vault / "mem.toml").write_text("[recall]\nbudget = -3\n")  # every command fails on it
+    stdout, result = hook("SessionStart", source="startup")
+    assert stdout == "" and result.exit_code == 0
+    log = (vault / ".mem" / "hook-errors.log").read_text()
+    assert "mem hook claude-code" in log and "recall.budget" in log
+
+
+def test_the_agent_comes_from_mem_agent_and_the_vault_from_the_sessions_folder(
+    run_mem, mem, vault, tmp_path
+):
+    seed(mem)
+    payload = {
+        "session_id": "s-9",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "PostgreSQL or MySQL?",
+        "cwd": str(vault.parent),
+    }
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_mem(
+        "hook", "claude-code", input=json.dumps(payload), cwd=elsewhere, env={"MEM_AGENT": "dev"}
+    )
+    assert "PostgreSQL" in context_of(result.stdout, "UserPromptSubmit")
