@@ -27,6 +27,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("checkpoint", "checkpoint", "app"),
     ("roster", "roster", "roster"),
     ("run", "run", "run"),
+    ("install", "install", "install"),
+    ("uninstall", "install", "uninstall"),
     ("hook", "hook", "hook"),
     ("edit", "edit", "edit"),
     ("forget", "forget", "forget"),

@@ -30,6 +30,7 @@ ACTIONS = {
     "BeforeAgent": "prompt",  # Gemini's name for it
     "PreToolUse": "tool",
     "BeforeTool": "tool",
+    "AfterTool": "tool",  # Gemini reads a tool hook's context after the tool, not before
     "Stop": "turn",
     "SubagentStop": "turn",
     "AfterAgent": "turn",

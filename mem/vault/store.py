@@ -106,6 +106,33 @@ def write_atomic(vault: Path, relative: str, text: str) -> None:
         raise explain_os_error(exc, relative) from exc
 
 
+def replace_file(path: Path, data: bytes) -> None:
+    """Replace a file outside the vault (an agent's settings) all at once, keeping its mode;
+    its folder is made when missing."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode: int | None = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = None
+        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if mode is not None:
+                os.chmod(temp, mode)
+            os.replace(temp, path)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+        sync_folder(path.parent)
+    except OSError as exc:
+        raise FileUnwritable(f"cannot write {path} ({exc.strerror})") from exc
+
+
 LONE_LF = re.compile(r"(?<!\r)\n")
 
 

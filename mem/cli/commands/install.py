@@ -1,0 +1,123 @@
+"""`mem install` and `mem uninstall`: wire `mem hook` into an agent's settings, or take it out."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mem.cli import render
+from mem.cli.errors import reports_errors
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
+
+AgentArgument = Annotated[
+    str, typer.Argument(metavar="AGENT", help="claude-code, codex or gemini.")
+]
+UserFlag = Annotated[
+    bool,
+    typer.Option("--user", help="The agent's settings in your home folder: every project."),
+]
+DryRunFlag = Annotated[
+    bool, typer.Option("--dry-run", help="Show the change as a diff; write nothing.")
+]
+
+
+@reports_errors
+def install(
+    ctx: typer.Context,
+    target: AgentArgument,
+    user: UserFlag = False,
+    dry_run: DryRunFlag = False,
+    agent: AgentOption = None,
+    vault: VaultOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Add the hooks that give an agent its memory to the agent's own settings file.
+
+    Session start gets the recall, the first prompt what it makes relevant, an edit or a
+    command the lessons that name it, and each turn's transcript is committed. Installing
+    again changes nothing; `mem uninstall` takes it out.
+
+    Example: mem install claude-code
+    """
+    from mem.services import install as service
+
+    service.check_installable(target)
+    mem_agent = service.check_mem_agent(agent or ctx.find_root().params.get("agent"))
+    path = settings_file(ctx, target, user, vault)
+    change = service.plan_install(target, path, service.hook_command(target, mem_agent))
+    report(change, dry_run, as_json, installing=True)
+
+
+@reports_errors
+def uninstall(
+    ctx: typer.Context,
+    target: AgentArgument,
+    user: UserFlag = False,
+    dry_run: DryRunFlag = False,
+    vault: VaultOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Take out what `mem install` added to an agent's settings, and nothing else.
+
+    Example: mem uninstall claude-code
+    """
+    from mem.services import install as service
+
+    service.check_installable(target)
+    path = settings_file(ctx, target, user, vault)
+    change = service.plan_uninstall(target, path, service.state_folder(dict(os.environ)))
+    report(change, dry_run, as_json, installing=False)
+
+
+def settings_file(ctx: typer.Context, target: str, user: bool, vault: str | None) -> Path:
+    """The agent's settings file: in the home folder with --user, else in the project that
+    holds the vault (hooks without a vault would have nothing to remember)."""
+    from mem.services import install as service
+
+    project = Path.cwd()
+    if not user:
+        project = settings_of(ctx, vault=vault).require_vault().parent
+    return service.settings_path(target, user, project, dict(os.environ))
+
+
+def report(change: object, dry_run: bool, as_json: bool, installing: bool) -> None:
+    from mem.services import install as service
+
+    assert isinstance(change, service.Change)
+    if not dry_run:
+        service.apply(change, service.state_folder(dict(os.environ)), installing)
+    diff = "".join(
+        difflib.unified_diff(
+            (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True),
+            (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True),
+            fromfile=str(change.path),
+            tofile=str(change.path),
+        )
+    )
+    if as_json:
+        render.write_json(
+            {
+                "agent": change.agent,
+                "path": str(change.path),
+                "changed": change.changed,
+                "dry_run": dry_run,
+                "removed": change.after is None and change.before is not None,
+                "diff": diff,
+            }
+        )
+        return
+    if dry_run:
+        sys.stdout.write(diff or f"{change.path}: nothing to change\n")
+        return
+    verb = "installed in" if installing else "removed from"
+    if not change.changed:
+        render.say(f"{change.path}: nothing to change")
+    else:
+        render.say(f"mem hooks {verb} {change.path}")
+        if installing:
+            render.say(f"next: {service.NEXT_STEPS[change.agent]}")

@@ -1,0 +1,113 @@
+"""`mem install` / `mem uninstall`: hooks merged into an agent's settings, and taken out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ok
+
+CLAUDE_SETTINGS = (
+    '{\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  },\n'
+    '  "hooks": {\n    "Stop": [\n      {\n        "hooks": [\n          {\n'
+    '            "type": "command",\n            "command": "notify-send done"\n'
+    "          }\n        ]\n      }\n    ]\n  },\n"
+    '  "model": "opus"\n}\n'
+)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> dict[str, str]:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    return {"HOME": str(folder), "XDG_STATE_HOME": "", "CODEX_HOME": ""}
+
+
+def test_install_twice_equals_once_and_uninstall_restores_the_file(mem, vault, home):
+    settings = vault.parent / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(CLAUDE_SETTINGS)
+    ok(mem("install", "claude-code", "--agent", "dev", env=home))
+    once = settings.read_bytes()
+    ok(mem("install", "claude-code", "--agent", "dev", env=home))
+    assert settings.read_bytes() == once
+    data = json.loads(once)
+    assert data["permissions"] == {"allow": ["Bash(ls:*)"]} and data["model"] == "opus"
+    assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "notify-send done"
+    commands = {
+        event: [h["command"] for group in groups for h in group["hooks"]]
+        for event, groups in data["hooks"].items()
+    }
+    assert set(commands) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "Stop",
+        "SubagentStop",
+        "PreCompact",
+        "SessionEnd",
+    }
+    assert all(c.endswith("hook claude-code --agent dev") for c in commands["SessionStart"])
+    assert data["hooks"]["PreToolUse"][0]["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
+    ok(mem("uninstall", "claude-code", env=home))
+    assert settings.read_text() == CLAUDE_SETTINGS
+
+
+def test_uninstall_after_an_edit_takes_out_only_mems_hooks(mem, vault, home):
+    settings = vault.parent / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(CLAUDE_SETTINGS)
+    ok(mem("install", "claude-code", env=home))
+    data = json.loads(settings.read_text())
+    data["env"] = {"FOO": "1"}  # the user edits the file after the install
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    ok(mem("uninstall", "claude-code", env=home))
+    after = json.loads(settings.read_text())
+    assert after == {**json.loads(CLAUDE_SETTINGS), "env": {"FOO": "1"}}
+
+
+def test_install_creates_the_file_and_uninstall_removes_it(mem, vault, home):
+    settings = vault.parent / ".codex" / "hooks.json"
+    ok(mem("install", "codex", env=home))
+    data = json.loads(settings.read_text())
+    assert set(data) == {"hooks"}  # Codex refuses unknown keys at the root of hooks.json
+    assert data["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] <= 3
+    assert data["hooks"]["PreToolUse"][0]["matcher"] == "^Bash$|^apply_patch$"
+    ok(mem("uninstall", "codex", env=home))
+    assert not settings.exists()
+
+
+def test_dry_run_shows_the_diff_and_writes_nothing(mem, vault, home):
+    result = ok(mem("install", "gemini", "--dry-run", env=home))
+    assert "+++ " in result.stdout and '"BeforeAgent"' in result.stdout
+    assert '"timeout": 15000' in result.stdout  # Gemini counts milliseconds
+    assert not (vault.parent / ".gemini").exists()
+
+
+def test_user_install_writes_the_home_folders_settings(run_mem, tmp_path, home):
+    result = run_mem("install", "claude-code", "--user", env=home, cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "SessionStart"
+        in json.loads((Path(home["HOME"]) / ".claude/settings.json").read_text())["hooks"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("{not json", "is not valid JSON"), ('["a"]', "does not hold a JSON object")],
+)
+def test_a_broken_settings_file_is_an_error_and_stays_as_it_was(mem, vault, home, content, message):
+    settings = vault.parent / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(content)
+    result = mem("install", "claude-code", env=home)
+    assert result.exit_code == 1 and message in result.stderr
+    assert settings.read_text() == content
+
+
+def test_an_unknown_agent_is_a_one_line_error(mem, home):
+    result = mem("install", "vscode", env=home)
+    assert result.exit_code == 2 and "unknown agent 'vscode'" in result.stderr
