@@ -20,13 +20,16 @@ and reports medians:
                                rename it over), then `mem search` (only the search is timed; it
                                notices the change and reindexes that file)
 - `full rebuild`               `rm -rf .memory/.mem/index`, then one `mem search`
+- `hook SessionStart`          `mem hook claude-code` given a SessionStart event (the recall)
+- `hook PreToolUse`            `mem hook claude-code` given an Edit of a file lessons name
 
 The machine may set PYTHONDONTWRITEBYTECODE=1; with an editable install that would make every run
 recompile mem's sources. The subprocesses run without that variable, after one warm-up run, so
 .pyc files exist as they would after `pip install`. MEM_VAULT and MEM_AGENT are removed as well.
 
 Goals, checked at the largest size (normally N = 10,000): search ≤ 120 ms median, recall ≤ 150
-ms median, --help ≤ 2.5 × `python -c pass`, full rebuild ≤ 15 s, edit-then-search ≤ 250 ms.
+ms median, --help ≤ 2.5 × `python -c pass`, full rebuild ≤ 15 s, edit-then-search ≤ 250 ms,
+the PreToolUse hook ≤ 100 ms.
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ GOAL_RECALL_MS = 150.0
 GOAL_HELP_RATIO = 2.5
 GOAL_REBUILD_MS = 15_000.0
 GOAL_EDIT_MS = 250.0
+GOAL_PRE_TOOL_MS = 100.0  # issue 13: the lookup before every edit and command
 
 # --- word lists: a small technical vocabulary, so each query matches a subset --------------------
 
@@ -420,7 +424,9 @@ def child_environment() -> dict[str, str]:
     return env
 
 
-def run_checked(command: Sequence[str], env: dict[str, str], cwd: Path) -> float:
+def run_checked(
+    command: Sequence[str], env: dict[str, str], cwd: Path, stdin: bytes | None = None
+) -> float:
     """Run one command with stdout discarded; return its wall time in seconds."""
     started = time.perf_counter()
     done = subprocess.run(
@@ -428,6 +434,7 @@ def run_checked(command: Sequence[str], env: dict[str, str], cwd: Path) -> float
         check=False,
         cwd=cwd,
         env=env,
+        input=stdin,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -476,21 +483,42 @@ def measure_size(
         agent, query = AGENTS[run % len(AGENTS)], QUERIES[run % len(QUERIES)]
         return [*mem, "recall", "--agent", agent, "--task", query, "--vault", str(vault)]
 
+    # The hook paths an agent runs: a session start (the recall, as hook JSON) and an edit of a
+    # file that lessons name (the lookup that runs before every edit and command).
+    hook = [*mem, "--vault", str(vault), "hook", "claude-code", "--agent", "dev"]
+    session_start = json.dumps(
+        {"session_id": "perf", "hook_event_name": "SessionStart", "source": "startup"}
+    ).encode()
+    edited = str(folder / FILES[0])
+    pre_tool_use = json.dumps(
+        {
+            "session_id": "perf",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": edited, "old_string": "a", "new_string": "b"},
+        }
+    ).encode()
+
     # Warm-up: writes the .pyc files and builds the index, so the timed runs start warm.
     for command in (python, helps, search(QUERIES[0]), search(QUERIES[1]), recall(0)):
         run_checked(command, env, folder)
+    run_checked(hook, env, folder, pre_tool_use)
 
     times: dict[str, list[float]] = {
         "python -c pass": [],
         "mem --help": [],
         "mem search": [],
         "mem recall": [],
+        "hook SessionStart": [],
+        "hook PreToolUse": [],
     }
     for run in range(args.runs):  # interleaved, so drift on the machine hits them all alike
         times["python -c pass"].append(run_checked(python, env, folder))
         times["mem --help"].append(run_checked(helps, env, folder))
         times["mem search"].append(run_checked(search(QUERIES[run % len(QUERIES)]), env, folder))
         times["mem recall"].append(run_checked(recall(run), env, folder))
+        times["hook SessionStart"].append(run_checked(hook, env, folder, session_start))
+        times["hook PreToolUse"].append(run_checked(hook, env, folder, pre_tool_use))
     log(f"N={n}: start-up and search timed ({args.runs} runs)")
 
     rng = random.Random(args.seed + 1)
@@ -527,6 +555,7 @@ def check_goals(results: list[Result]) -> list[Goal]:
         at["full rebuild"].median_ms,
         at["edit + mem search"].median_ms,
     )
+    pre_tool = at["hook PreToolUse"].median_ms
     return [
         Goal(n, "mem search median", search, GOAL_SEARCH_MS, "ms", search <= GOAL_SEARCH_MS),
         Goal(n, "mem recall median", recall, GOAL_RECALL_MS, "ms", recall <= GOAL_RECALL_MS),
@@ -535,6 +564,14 @@ def check_goals(results: list[Result]) -> list[Goal]:
         ),
         Goal(n, "full rebuild median", rebuild, GOAL_REBUILD_MS, "ms", rebuild <= GOAL_REBUILD_MS),
         Goal(n, "edit + search median", edit, GOAL_EDIT_MS, "ms", edit <= GOAL_EDIT_MS),
+        Goal(
+            n,
+            "hook PreToolUse median",
+            pre_tool,
+            GOAL_PRE_TOOL_MS,
+            "ms",
+            pre_tool <= GOAL_PRE_TOOL_MS,
+        ),
     ]
 
 
