@@ -79,29 +79,11 @@ def locked(vault: Path, relative: str) -> Iterator[None]:
 def write_atomic(vault: Path, relative: str, text: str) -> None:
     """Replace a file's content all at once: temp file, fsync, rename, keeping its mode."""
     target = inside(vault, relative)
-    temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     if uses_crlf(target):
         # A file a person saved with CRLF line ends keeps them: never a mix of both.
         text = LONE_LF.sub("\r\n", text)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode: int | None = os.stat(target).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = None  # a new file gets the umask's default mode
-        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(text.encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            if mode is not None:
-                os.chmod(temp, mode)
-            os.replace(temp, target)
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
-        sync_folder(target.parent)
+        swap_in(target, text.encode("utf-8"))
     except OSError as exc:
         raise explain_os_error(exc, relative) from exc
 
@@ -109,28 +91,34 @@ def write_atomic(vault: Path, relative: str, text: str) -> None:
 def replace_file(path: Path, data: bytes) -> None:
     """Replace a file outside the vault (an agent's settings) all at once, keeping its mode;
     its folder is made when missing."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode: int | None = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = None
-        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            if mode is not None:
-                os.chmod(temp, mode)
-            os.replace(temp, path)
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
-        sync_folder(path.parent)
+        swap_in(path, data)
     except OSError as exc:
         raise FileUnwritable(f"cannot write {path} ({exc.strerror})") from exc
+
+
+def swap_in(target: Path, data: bytes) -> None:
+    """Write a temp file beside `target`, fsync it, give it the target's mode and rename it
+    over the target: a reader sees the old content or the new, never a part."""
+    temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None  # a new file gets the umask's default mode
+    descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    sync_folder(target.parent)
 
 
 LONE_LF = re.compile(r"(?<!\r)\n")
