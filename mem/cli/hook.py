@@ -25,31 +25,6 @@ ERROR_LOG_BYTES = 256 * 1024  # beyond this the log starts again (the old one ke
 JSON_ONLY = ("gemini", "antigravity")  # agents that read stdout as JSON and nothing else
 
 
-def parse(arguments: list[str]) -> tuple[str, str | None, str | None] | None:
-    """`[--vault V] [--agent A] hook KIND [--agent A] [--vault V]` as (kind, agent, vault);
-    None for anything else (help, a typo), which Typer answers."""
-    values: dict[str, str] = {}
-    kind = ""
-    words = iter(arguments)
-    seen_hook = False
-    for word in words:
-        if word in ("--vault", "--agent", "-a"):
-            value = next(words, None)
-            name = "vault" if word == "--vault" else "agent"
-            if value is None or value.startswith("-") or name in values:
-                return None
-            values[name] = value
-        elif word == "hook" and not seen_hook:
-            seen_hook = True
-        elif seen_hook and not kind and not word.startswith("-"):
-            kind = word
-        else:
-            return None
-    if not kind:
-        return None
-    return kind, values.get("agent"), values.get("vault")
-
-
 def run_hook(
     kind: str,
     agent: str | None,
@@ -79,7 +54,7 @@ def run_hook(
                 # project): nothing to remember or recall, and nothing wrong.
                 write_reply(kind, event.name, "", stdout)
                 return 0
-            settings = load(agent, vault, folder)
+            settings = load(agent, where, folder)
             if event.action == "end" and not os.environ.get(INLINE):
                 detach(kind, settings, payload)
                 reply = HookAnswer(event.name)
@@ -92,23 +67,21 @@ def run_hook(
 
 
 def locate(vault: str | None, folder: Path) -> Path | None:
-    """The vault as settings would find it, without reading its mem.toml (which may be what
-    fails)."""
+    """The vault as settings would find it, from the session's folder (hooks may run
+    elsewhere): --vault, MEM_VAULT, the nearest .memory/; without reading its mem.toml, which
+    may be what fails."""
     from mem.config import find_vault, vault_at
 
     wanted = vault or os.environ.get("MEM_VAULT")
     return vault_at(folder / wanted) if wanted else find_vault(folder)
 
 
-def load(agent: str | None, vault: str | None, folder: Path) -> Any:
-    """Settings as any command resolves them, from the session's folder (hooks may run
-    elsewhere): --vault, MEM_VAULT, the nearest .memory/; --agent, MEM_AGENT, the vault's
-    default agent."""
+def load(agent: str | None, vault: Path, folder: Path) -> Any:
+    """Settings for the vault `locate` found (the agent: --agent, MEM_AGENT, the vault's
+    default agent)."""
     from mem.config import load_settings
 
-    settings = load_settings(vault_flag=vault, agent_flag=agent, cwd=folder)
-    settings.require_vault()
-    return settings
+    return load_settings(vault_flag=str(vault), agent_flag=agent, cwd=folder)
 
 
 def detach(kind: str, settings: Any, payload: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
-"""The `mem` entry point: `mem --help` and a plain `mem recall` or `mem search` skip the Typer
-app; everything else uses it."""
+"""The `mem` entry point: `mem --help` and a plain `mem recall`, `mem search` or `mem hook`
+skip the Typer app; everything else uses it."""
 
 from __future__ import annotations
 
@@ -34,13 +34,8 @@ def quick(arguments: list[str]) -> int | None:
             sys.stdout.write(TEXT)
             sys.stdout.flush()
             return 0
-        if "hook" in arguments and "_MEM_COMPLETE" not in os.environ:
-            from mem.cli import hook
-
-            request = hook.parse(arguments)
-            if request is not None:
-                return hook.run_hook(*request, sys.stdin.buffer, sys.stdout)
-        if ("recall" in arguments or "search" in arguments) and "_MEM_COMPLETE" not in os.environ:
+        fast = "recall" in arguments or "search" in arguments or "hook" in arguments
+        if fast and "_MEM_COMPLETE" not in os.environ:
             from mem.cli.quick import run
 
             code = run(arguments)

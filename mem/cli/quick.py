@@ -1,4 +1,4 @@
-"""`mem recall` and `mem search` without Typer: the two commands people and agents run most.
+"""`mem recall`, `mem search` and `mem hook` without Typer: the commands agents run most.
 
 Importing Typer and building its app costs about 40 ms, a third of a search. This path reads the
 plain forms of these two commands' options (`--name VALUE`, `-n VALUE`, flags, the root `--vault`
@@ -73,6 +73,13 @@ COMMANDS = {
         repeated={"--exclude-agent": "exclude_agent"},
         positional="query",
         numbers={"limit": 1},
+    ),
+    "hook": Grammar(
+        values={"--agent": "agent", "-a": "agent", "--vault": "vault"},
+        flags={},
+        repeated={},
+        positional="kind",
+        numbers={},
     ),
 }
 
@@ -149,6 +156,14 @@ def run(argv: list[str]) -> int | None:
     request = parse(argv)
     if request is None:
         return None
+    if request.command == "hook":  # fail-open: it reports its own failures, and exits 0
+        import sys
+
+        from mem.cli.hook import run_hook
+
+        given, root = request.given, request.root
+        agent, vault = given.get("agent", root.get("agent")), given.get("vault", root.get("vault"))
+        return run_hook(given["kind"], agent, vault, sys.stdin.buffer, sys.stdout)
     as_json = "json" in request.flags
     try:
         from pathlib import Path

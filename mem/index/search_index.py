@@ -356,8 +356,7 @@ class SearchIndex:
     ) -> list[Hit]:
         """Return entries matching the words of `terms`, best first, with their final scores
         and the words they matched."""
-        analyzer = self.open().schema["content"].analyzer
-        words = [token.text for token in analyzer(terms)]
+        words = self.terms_of(terms)
         raw = [word.lower() for word in terms.replace(",", " ").split()]
         clauses = [("content", word) for word in dict.fromkeys(words)]
         clauses += [("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")]

@@ -58,14 +58,12 @@ class HookEvent(NamedTuple):
     transcript: str = ""  # the transcript to commit (a subagent's own, for SubagentStop)
     subagent: bool = False
     prompt: str = ""
-    tool_name: str = ""
     tool_input: Mapping[str, Any] = {}
 
 
 class HookAnswer(NamedTuple):
     event: str  # the agent's name of the event answered
     context: str = ""  # text for the agent's context; "" adds nothing
-    stored: int = 0  # entries a commit added or reinforced
 
 
 def read_event(kind: str, payload: Mapping[str, Any]) -> HookEvent:
@@ -83,7 +81,6 @@ def read_event(kind: str, payload: Mapping[str, Any]) -> HookEvent:
         transcript=transcript or text_field(payload, "transcript_path"),
         subagent=subagent,
         prompt=text_field(payload, "prompt"),
-        tool_name=text_field(payload, "tool_name"),
         tool_input=tool_input if isinstance(tool_input, dict) else {},
     )
 
@@ -177,8 +174,8 @@ def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None
         return HookAnswer(event.name)  # not written yet: the next event commits it
     fmt = TRANSCRIPT_FORMATS.get(event.kind, "auto")
     with path.open("rb") as stream:
-        report = commit(settings, lines_of(stream), fmt, now=now, hand_off=not event.subagent)
-    return HookAnswer(event.name, stored=len(report.added) + len(report.reinforced))
+        commit(settings, lines_of(stream), fmt, now=now, hand_off=not event.subagent)
+    return HookAnswer(event.name)
 
 
 def labelled(block: RecallBlock) -> str:

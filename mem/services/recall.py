@@ -243,7 +243,9 @@ def recall(
 
     # What the task needs, best first.
     if not terms:  # nothing to rank against: the newest
-        ranked = [e for c in ("decisions", "lessons") for e in newest(index, visible, c, own, 5)]
+        ranked = [
+            e for c in ("decisions", "lessons") for e in newest(index, visible, c, own, LIMITS[c])
+        ]
     plan += task_phases(ranked, pick, candidate, because, agent, others=False)
 
     # Then the standing context, task-matching entries first.

@@ -179,12 +179,12 @@ def notes_for(
     vault = settings.require_vault()
     index = index or fresh_index(vault)
     found: dict[str, tuple[Entry, str]] = {}
-    for filters in (
-        Filters(category="lessons", viewer=agent, include_archived=False),
-        Filters(kind="warning", viewer=agent, include_archived=False),
-    ):
-        for words, pattern in wanted(targets):
-            terms = [t for word in words for t in whole_terms(index, word)]
+    for words, pattern in wanted(targets):
+        terms = [t for word in words for t in whole_terms(index, word)]
+        for filters in (
+            Filters(category="lessons", viewer=agent, include_archived=False),
+            Filters(kind="warning", viewer=agent, include_archived=False),
+        ):
             for entry in index.holding(terms, filters, NOTES_LIMIT * 4):
                 if entry.id not in found and pattern.search(entry.body):
                     found[entry.id] = (entry, " ".join(words))

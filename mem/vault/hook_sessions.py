@@ -41,25 +41,24 @@ def read(vault: Path, agent: str, session_id: str) -> HookSession:
 
 
 def write(vault: Path, agent: str, session_id: str, session: HookSession) -> None:
-    relative = session_path(agent, session_id)
-    payload = {"shown": sorted(session.shown), "prompted": session.prompted}
     with store.locked(vault, HOOKS_FOLDER):  # one lock for all: no lock file per session
-        store.write_atomic(vault, relative, json.dumps(payload) + "\n")
+        save(vault, agent, session_id, session)
+
+
+def save(vault: Path, agent: str, session_id: str, session: HookSession) -> None:
+    """Write a session's state; the caller holds the hooks lock."""
+    payload = {"shown": sorted(session.shown), "prompted": session.prompted}
+    store.write_atomic(vault, session_path(agent, session_id), json.dumps(payload) + "\n")
 
 
 def claim_first_prompt(vault: Path, agent: str, session_id: str) -> HookSession | None:
     """Mark the session's first prompt as answered and return its state; None when it was
     answered before (two prompts racing get one answer)."""
-    relative = session_path(agent, session_id)
     with store.locked(vault, HOOKS_FOLDER):
         session = read(vault, agent, session_id)
         if session.prompted:
             return None
-        store.write_atomic(
-            vault,
-            relative,
-            json.dumps({"shown": sorted(session.shown), "prompted": True}) + "\n",
-        )
+        save(vault, agent, session_id, session._replace(prompted=True))
     return session
 
 
