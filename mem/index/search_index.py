@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import related
+from mem.index import notes_file, related
 from mem.index.analysis import stem
 from mem.index.rank_key import (
     KIND_MASK,
@@ -29,7 +29,7 @@ from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
 
-SCHEMA_VERSION = 14  # bump when the fields change: an index of another version is rebuilt
+SCHEMA_VERSION = 15  # bump when the fields or sidecar files change: another version is rebuilt
 MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
@@ -281,8 +281,11 @@ class SearchIndex:
             index = create_in(str(fresh), build_schema())
             writer = index.writer(limitmb=256)
             done = 0
+            notes: notes_file.ByPath = {}
             for entry, fingerprint in entries:
                 writer.add_document(**to_document(entry, fingerprint))
+                if notes_file.is_note(entry):
+                    notes.setdefault(entry.path, []).append(entry)
                 done += 1
                 if progress is not None and done % 500 == 0:
                     progress(done, total)
@@ -291,6 +294,7 @@ class SearchIndex:
                 progress(done, total)
             with index.reader() as reader:
                 related.write(fresh, related.compute(reader))
+            notes_file.write(fresh, notes)
             self._write_manifest(fresh, stamps)
             old = parent / f"index.old-{os.urandom(4).hex()}"
             if self.folder.exists():
@@ -326,6 +330,8 @@ class SearchIndex:
         saved = self._manifest_data() or {}
         unrelated = unrelated_of(saved) + changed
         self._forget()
+        if batches:
+            self._save_notes(batches)
         if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
             # Working the related words out costs ~0.5 s at 10,000 entries: not on every
             # commit, but once a twentieth of the entries are new or changed.
@@ -337,6 +343,37 @@ class SearchIndex:
             manifest.pop(path, None)
         self._write_manifest(self.folder, manifest, unrelated)
         self._forget()
+
+    def _save_notes(self, batches: Mapping[str, list[Indexed]]) -> None:
+        # The batches hold whole files: their notes replace what the file held before.
+        notes = notes_file.read(self.folder)
+        if notes is None:
+            notes = self._notes_from_index()
+        else:
+            for path, indexed in batches.items():
+                notes[path] = notes_file.by_path(entry for entry, _ in indexed).get(path, [])
+        notes_file.write(self.folder, notes)
+
+    def _notes_from_index(self) -> notes_file.ByPath:
+        docs = self._docs("category", "lessons") | self._docs("kind", "warning")
+        reader = self.reader()
+        return notes_file.by_path(to_entry(reader.stored_fields(docnum)) for docnum in sorted(docs))
+
+    def notes(self, words: Sequence[str] = ()) -> list[Entry]:
+        """Every lesson and warning (archived, superseded and private ones too; given lowercase
+        `words`, only those that hold one), from the file the writer keeps beside the index, so
+        without Whoosh. Should that file be damaged, from the index (the next write mends it)."""
+        saved = self.saved_notes(words)
+        if saved is not None:
+            return saved
+        found = [entry for entries in self._notes_from_index().values() for entry in entries]
+        return [e for e in found if not words or any(w in e.body.lower() for w in words)]
+
+    def saved_notes(self, words: Sequence[str] = ()) -> list[Entry] | None:
+        """The lessons and warnings as the writer saved them (given lowercase `words`, those
+        that hold one), or None when that file is not readable."""
+        lines = notes_file.read_lines(self.folder)
+        return None if lines is None else notes_file.entries(lines, words)
 
     def _writer(self) -> Any:
         # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
@@ -352,11 +389,19 @@ class SearchIndex:
     # --- reading ----------------------------------------------------------------------------
 
     def search(
-        self, terms: str, filters: Filters, ranking: Ranking, limit: int | None
+        self,
+        terms: str,
+        filters: Filters,
+        ranking: Ranking,
+        limit: int | None,
+        rarest: int | None = None,
     ) -> list[Hit]:
         """Return entries matching the words of `terms`, best first, with their final scores
-        and the words they matched."""
+        and the words they matched; given `rarest`, only that many of the words, the ones
+        fewest entries hold (a long text as the query: they weigh most and cost least)."""
         words = self.terms_of(terms)
+        if rarest is not None:
+            words = self._rarest(words, rarest)
         raw = [word.lower() for word in terms.replace(",", " ").split()]
         clauses = [("content", word) for word in dict.fromkeys(words)]
         clauses += [("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")]
@@ -407,6 +452,12 @@ class SearchIndex:
             hits.append(Hit(entry, score, tuple(matched), weight / unit, coverage))
         return hits
 
+    def _rarest(self, words: Sequence[str], keep: int) -> list[str]:
+        reader = self.reader()
+        known = [word for word in dict.fromkeys(words) if ("content", word) in reader]
+        known.sort(key=lambda word: reader.doc_frequency("content", word))  # stable: ties in order
+        return known[:keep]
+
     def browse(self, filters: Filters, limit: int | None) -> list[Entry]:
         """Return entries matching the filters alone, newest first."""
         return self.top(filters, limit)
@@ -432,19 +483,6 @@ class SearchIndex:
         """The index terms the content analyzer makes of `text`, in order."""
         analyzer = self.open().schema["content"].analyzer
         return [token.text for token in analyzer(text)]
-
-    def holding(self, terms: Sequence[str], filters: Filters, limit: int) -> list[Entry]:
-        """Up to `limit` entries that hold every one of these index terms, newest first: the
-        ones that name a file or a command, whatever else they say."""
-        if not terms:
-            return []
-        sets = [self._docs("content", term) for term in terms]
-        allowed = self._filter_docs(filters)
-        if allowed is not None:
-            sets.append(allowed)
-        sets.sort(key=len)
-        docs = sets[0].intersection(*sets[1:]) - self._mask(filters)
-        return self._ordered(sorted(docs), limit, "date")
 
     def _ordered(self, docs: list[int], limit: int | None, by: str) -> list[Entry]:
         if not docs:

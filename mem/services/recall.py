@@ -67,6 +67,9 @@ RELEVANT_SHARE = 0.3
 # rest, and any other match in the fill; a task with none gets nothing task-driven at all.
 RELEVANT_NEAR = 0.5
 HANDOFF_CORE = ("what", "unfinished", "next")  # what a tight budget keeps of the last session
+# A session start ranks against the last handoff: its 16 rarest words. Every word of a long
+# handoff (common ones too) cost ~0.6 s at 10,000 entries; the rare ones carry the ranking.
+HANDOFF_QUERY_WORDS = 16
 STANDING = Why("standing")  # context shown whatever the task
 FILL_CHARS = 120  # the fill shows each entry's sentences around the match, about this long
 OPEN_TASKS_SCAN = 50  # the newest open tasks considered; more would never fit a budget anyway
@@ -183,11 +186,10 @@ def recall(
     if not task and last is not None:
         relevance, against = last.body, "last_handoff"
     terms = query_stems(relevance)
-    hits = (
-        index.search(relevance, visible, ranking_for(settings, moment), SEARCH_DEPTH)
-        if terms
-        else []
-    )
+    # Without a task the last handoff is the query: its rarest words, not its every word.
+    rarest = HANDOFF_QUERY_WORDS if against == "last_handoff" else None
+    ranking = ranking_for(settings, moment)
+    hits = index.search(relevance, visible, ranking, SEARCH_DEPTH, rarest) if terms else []
     why = {hit.entry.id: hit for hit in hits}
     # Only what matches the task strongly enough is shown as relevant: the budget is a ceiling.
     on_topic = any(is_relevant(hit) for hit in hits)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from mem.errors import MemError, VaultReadOnly
@@ -112,6 +113,20 @@ def fresh_index(vault: Path, feedback: Feedback = QUIET) -> SearchIndex:
             "results may miss recent edits"
         )
         return index
+
+
+def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
+    """Every lesson and warning (holding one of the lowercase `words`, when given), up to date
+    with the markdown. When no file changed since the index was written they come from the
+    file saved beside it, without opening Whoosh: this runs before every edit and command an
+    agent makes."""
+    index = open_index(vault)
+    pending = changed_files(vault, index, layout.category_files(vault))
+    if pending is not None and not pending[0] and not pending[1]:
+        saved = index.saved_notes(words)
+        if saved is not None:
+            return saved
+    return fresh_index(vault).notes(words)
 
 
 def bring_up_to_date(vault: Path, index: SearchIndex, feedback: Feedback) -> SearchIndex:

@@ -1,7 +1,7 @@
 """Before an agent edits a file or runs a command: the lessons and warnings that name it.
 
-This runs before every edit and command an agent makes, so it answers from the index's
-postings alone (no ranking, no related words) and says nothing unless an entry names the very
+This runs before every edit and command an agent makes, so it answers from the lessons and
+warnings the index keeps in a file beside it (no Whoosh, no ranking) and says nothing unless an entry names the very
 file (by its file name) or the command (program and subcommand, `git push`; a program alone
 only when it is not an everyday tool, `terraform`). The agent reads what it says as context,
 so it says little: the newest few entries, each cut short.
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.index.search_index import Filters, SearchIndex
 from mem.model import Entry
-from mem.services.refresh import fresh_index
+from mem.services.refresh import fresh_notes
 
 NOTES_LIMIT = 3  # entries shown before one tool call
 NOTE_CHARS = 320  # of each entry's text
@@ -166,9 +165,7 @@ def file_name(path: str) -> str:
     return name or path
 
 
-def notes_for(
-    settings: Settings, tool_input: Mapping[str, Any], index: SearchIndex | None = None
-) -> tuple[list[str], list[Entry]]:
+def notes_for(settings: Settings, tool_input: Mapping[str, Any]) -> tuple[list[str], list[Entry]]:
     """The newest lessons and warnings, visible to the agent, that name what the tool call
     is about to touch, and the names they matched (`settings.py`, `git push`); none when
     nothing names it."""
@@ -176,39 +173,35 @@ def notes_for(
     targets = targets_of(tool_input)
     if not targets.files and not targets.commands:
         return [], []
-    vault = settings.require_vault()
-    index = index or fresh_index(vault)
-    found: dict[str, tuple[Entry, str]] = {}
-    for words, pattern in wanted(targets):
-        terms = [t for word in words for t in whole_terms(index, word)]
-        for filters in (
-            Filters(category="lessons", viewer=agent, include_archived=False),
-            Filters(kind="warning", viewer=agent, include_archived=False),
-        ):
-            for entry in index.holding(terms, filters, NOTES_LIMIT * 4):
-                if entry.id not in found and pattern.search(entry.body):
-                    found[entry.id] = (entry, " ".join(words))
-    newest = sorted(found.values(), key=lambda pair: (pair[0].date, pair[0].id), reverse=True)
-    shown = newest[:NOTES_LIMIT]
-    return [named for _, named in dict.fromkeys(shown)], [entry for entry, _ in shown]
+    wanted = list(patterns(targets))
+    found: list[tuple[Entry, str]] = []
+    words = [name.split()[0].lower() for name, _ in wanted]
+    for entry in fresh_notes(settings.require_vault(), words):
+        if entry.archived or entry.is_superseded or not visible(entry, agent):
+            continue
+        named = next((name for name, pattern in wanted if pattern.search(entry.body)), None)
+        if named is not None:
+            found.append((entry, named))
+    found.sort(key=lambda pair: (pair[0].date, pair[0].id), reverse=True)
+    shown = found[:NOTES_LIMIT]
+    return list(dict.fromkeys(named for _, named in shown)), [entry for entry, _ in shown]
 
 
-def wanted(targets: Targets) -> Iterable[tuple[Sequence[str], re.Pattern[str]]]:
-    """Each target as the words an entry must hold and the pattern its text must match: the
-    words are looked up in the index, the pattern rules out the same words apart."""
+def visible(entry: Entry, agent: str) -> bool:
+    """A private entry is its own agent's; every other entry is everyone's."""
+    return entry.scope != "private" or entry.agent == agent
+
+
+def patterns(targets: Targets) -> Iterable[tuple[str, re.Pattern[str]]]:
+    """Each target as its name and the pattern an entry's text must match to name it: the
+    file name or the program and subcommand as whole words (`login.py`, `git push`), not
+    parts of longer ones (`xlogin.py`, `git pushed`)."""
     for path in targets.files:
         name = file_name(path)
-        yield (name,), re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+        yield name, re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
     for command in targets.commands:
         spaced = r"\s+".join(re.escape(word) for word in command)
-        yield command, re.compile(rf"(?<![\w.-]){spaced}(?![\w-])", re.IGNORECASE)
-
-
-def whole_terms(index: SearchIndex, word: str) -> list[str]:
-    """The index term of a word as a whole: `session.py` is indexed as session, py and
-    sessionpy; an entry that names the file holds the last."""
-    terms = index.terms_of(word)
-    return terms[-1:] if terms else []
+        yield " ".join(command), re.compile(rf"(?<![\w.-]){spaced}(?![\w-])", re.IGNORECASE)
 
 
 def note_text(entry: Entry) -> str:

@@ -156,6 +156,41 @@ def test_another_agents_private_lesson_never_reaches_a_tool_call(mem, hook):
     assert "Fridays" in context and "tax tables" not in context
 
 
+def test_a_lesson_edited_by_hand_reaches_the_next_tool_call_and_leaves_with_it(mem, hook, vault):
+    ids = seed(mem)
+    edit = {"file_path": "/p/billing.py", "content": "x"}
+    assert hook("PreToolUse", tool_name="Write", tool_input=edit)[0] == ""
+    lessons = vault / "dev" / "lessons.md"
+    before = lessons.read_text(encoding="utf-8")
+    entry = (
+        "<!-- id:by-hand kind:lesson -->\n## 2026-11-20T10:00Z\n\nbilling.py rounds half-even.\n"
+    )
+    hand = f"{before.rstrip()}\n\n{entry}\n---\n"
+    lessons.write_text(hand, encoding="utf-8")
+    context = context_of(hook("PreToolUse", tool_name="Write", tool_input=edit)[0], "PreToolUse")
+    assert "by-hand" in context and "half-even" in context and ids["settings"] not in context
+    lessons.write_text(before, encoding="utf-8")
+    assert hook("PreToolUse", tool_name="Write", tool_input=edit)[0] == ""
+
+
+def test_a_damaged_notes_file_still_answers_and_the_next_write_mends_it(mem, hook, vault):
+    ids = seed(mem)
+    edit = {"file_path": "/p/settings.py", "old_string": "a"}
+    assert ids["settings"] in context_of(
+        hook("PreToolUse", tool_name="Edit", tool_input=edit)[0], "PreToolUse"
+    )
+    notes = vault / ".mem" / "index" / "notes.jsonl"
+    assert ids["settings"] in notes.read_text(encoding="utf-8")
+    notes.write_bytes(b"\x00garbage")
+    context = context_of(hook("PreToolUse", tool_name="Edit", tool_input=edit)[0], "PreToolUse")
+    assert ids["settings"] in context
+    late = added_id(ok(mem("add", "settings.py needs a restart.", "-c", "lessons", "-a", "dev")))
+    context = context_of(hook("PreToolUse", tool_name="Edit", tool_input=edit)[0], "PreToolUse")
+    assert late in context
+    mended = notes.read_text(encoding="utf-8")
+    assert ids["settings"] in mended and late in mended and ids["db"] not in mended
+
+
 def test_stop_commits_the_transcript_once_however_often_it_is_sent(mem, hook):
     needs_formats()
     for _ in range(2):

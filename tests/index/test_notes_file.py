@@ -1,0 +1,55 @@
+"""The lessons and warnings file beside the index: written whole, read line by line."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from mem.index import notes_file
+from mem.model import Entry
+
+
+def entry(entry_id: str, body: str, category: str = "lessons", kind: str = "lesson") -> Entry:
+    return Entry(
+        id=entry_id,
+        agent="dev",
+        category=category,
+        kind=kind,
+        date=datetime(2026, 11, 20, 10, 0, tzinfo=UTC),
+        tags=(),
+        body=body,
+        header=(("kind", kind), ("superseded-by", "x1")),
+        scope="private",
+        path=f"dev/{category}.md",
+    )
+
+
+def test_only_lessons_and_warnings_are_kept_and_read_back_as_they_were(tmp_path):
+    kept = [
+        entry("l1", 'login.py "quotes" and ünïcode'),
+        entry("w1", "never run make clean", "facts", "warning"),
+    ]
+    notes_file.write(tmp_path, notes_file.by_path([*kept, entry("f1", "a fact", "facts", "fact")]))
+    read = notes_file.read(tmp_path)
+    assert read is not None
+    assert [e for entries in read.values() for e in entries] == sorted(kept, key=lambda e: e.path)
+    assert read["dev/lessons.md"][0].is_superseded
+
+
+def test_words_pick_the_lines_that_hold_them(tmp_path):
+    notes_file.write(tmp_path, notes_file.by_path([entry("l1", 'a "quoted.py"'), entry("l2", "b")]))
+    lines = notes_file.read_lines(tmp_path)
+    assert lines is not None
+    assert [e.id for e in notes_file.entries(lines, ['"quoted.py"'])] == ["l1"]
+    assert [e.id for e in notes_file.entries(lines, ["nothing"])] == []
+
+
+def test_a_damaged_line_loses_one_note_and_a_foreign_file_reads_as_none(tmp_path):
+    notes_file.write(tmp_path, notes_file.by_path([entry("l1", "one"), entry("l2", "two")]))
+    path = tmp_path / notes_file.NOTES_FILE
+    header, first, second = path.read_text(encoding="utf-8").splitlines()
+    path.write_text(f"{header}\n{first[:-5]}\n{second}\n", encoding="utf-8")
+    assert [e.id for e in notes_file.entries(notes_file.read_lines(tmp_path) or [])] == ["l2"]
+    path.write_text('{"mem-notes": 0}\n' + second, encoding="utf-8")
+    assert notes_file.read(tmp_path) is None
+    path.unlink()
+    assert notes_file.read(tmp_path) is None
