@@ -30,6 +30,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("install", "install", "install"),
     ("uninstall", "install", "uninstall"),
     ("hook", "hook", "hook"),
+    ("mcp", "mcp", "mcp"),
     ("edit", "edit", "edit"),
     ("forget", "forget", "forget"),
     ("task", "task", "app"),

@@ -1,16 +1,18 @@
-"""`mem install` and `mem uninstall`: the hooks that call `mem hook`, merged into an agent's
-own settings file, and taken out again.
+"""`mem install` and `mem uninstall`: the hooks that call `mem hook` and the MCP server
+`mem mcp`, merged into an agent's own settings files, and taken out again.
 
-Only the agent's settings file is written: Claude Code's `.claude/settings.json`, Codex's
-`.codex/hooks.json`, Gemini CLI's `.gemini/settings.json` (with `--user`, the ones in the home
-folder). Every other key stays as it was; a second install changes nothing. The file as it was
-before is kept (in `~/.local/state/mem/install/`), so an uninstall of an install nobody edited
-since gives the file back byte for byte, and otherwise takes out only the handlers `mem` added.
+Only the agent's own files are written: Claude Code's `.claude/settings.json` and `.mcp.json`,
+Codex's `.codex/hooks.json` and `.codex/config.toml`, Gemini CLI's `.gemini/settings.json` (with
+`--user`, the ones in the home folder). Every other key stays as it was; a second install
+changes nothing. Each file as it was before is kept (in `~/.local/state/mem/install/`), so an
+uninstall of an install nobody edited since gives the file back byte for byte, and otherwise
+takes out only the handlers and the server `mem` added.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import re
@@ -26,6 +28,13 @@ from mem.vault import store
 
 INSTALLABLE = ("claude-code", "codex", "gemini")
 OURS = re.compile(r"(?:^|[\s/\"'])mem(?:\"|')?\s.*\bhook (?:claude-code|codex|gemini)\b")
+OUR_SERVER = re.compile(r"(?:^|[\s/])mem(?:\.exe)?\s(?:.*\s)?mcp\b")
+SERVER_NAME = "mem"
+# The table's header and its non-blank lines up to the next table: the blank lines after it
+# are the file's, not the table's.
+TOML_TABLE = re.compile(
+    r"^\[mcp_servers\.mem\][^\n]*(?:\n|$)(?:(?![ \t]*\[)[^\n]*\S[^\n]*(?:\n|$))*", re.MULTILINE
+)
 
 
 class Hook(NamedTuple):
@@ -67,10 +76,16 @@ SETTINGS_FILES = {  # (project file, user file); the user file under the agent's
     "codex": (".codex/hooks.json", "$CODEX_HOME/hooks.json"),
     "gemini": (".gemini/settings.json", "~/.gemini/settings.json"),
 }
+MCP_FILES = {  # where each agent reads its MCP servers (Gemini: the same settings file)
+    "claude-code": (".mcp.json", "~/.claude.json"),
+    "codex": (".codex/config.toml", "$CODEX_HOME/config.toml"),
+    "gemini": (".gemini/settings.json", "~/.gemini/settings.json"),
+}
 NEXT_STEPS = {
-    "claude-code": "start claude in the project; /hooks lists what was added",
+    "claude-code": "start claude in the project: /hooks lists the hooks, /mcp the server "
+    "(approve the project's .mcp.json when asked)",
     "codex": "open codex and review the new hooks with /hooks: Codex runs a hook only once "
-    "you trust it",
+    "you trust it, and a project's MCP servers only in a trusted project",
     "gemini": "start gemini in a trusted folder (Gemini runs no hooks in an untrusted one)",
 }
 
@@ -88,8 +103,32 @@ class Change(NamedTuple):
         return self.before != self.after
 
 
-def settings_path(agent: str, user: bool, project: Path, environ: dict[str, str]) -> Path:
-    project_file, user_file = SETTINGS_FILES[agent]
+class Wiring(NamedTuple):
+    """What an install writes: the hook command into one file, the MCP server into another
+    (or the same)."""
+
+    hooks_file: Path
+    mcp_file: Path
+    hook_command: str
+    server: tuple[str, ...]  # the MCP server's command line: `mem mcp --agent NAME`
+
+
+def wiring(
+    agent: str, user: bool, project: Path, environ: dict[str, str], mem_agent: str | None
+) -> Wiring:
+    check_installable(agent)
+    return Wiring(
+        settings_path(SETTINGS_FILES[agent], user, project, environ),
+        settings_path(MCP_FILES[agent], user, project, environ),
+        hook_command(agent, mem_agent),
+        server_command(mem_agent),
+    )
+
+
+def settings_path(
+    files: tuple[str, str], user: bool, project: Path, environ: dict[str, str]
+) -> Path:
+    project_file, user_file = files
     if not user:
         return project / project_file
     if user_file.startswith("$CODEX_HOME/"):
@@ -106,10 +145,33 @@ def hook_command(agent: str, mem_agent: str | None) -> str:
     return f"{base} hook {agent}{named}"
 
 
-def plan_install(agent: str, path: Path, command: str) -> Change:
+def server_command(mem_agent: str | None) -> tuple[str, ...]:
+    base = ("mem",) if shutil.which("mem") else (sys.executable, "-m", "mem")
+    return (*base, "mcp", *(("--agent", mem_agent) if mem_agent else ()))
+
+
+def plan_install(agent: str, wired: Wiring) -> list[Change]:
+    """The changes an install makes: one per file it writes."""
     check_installable(agent)
-    before = read_settings(path)
-    data = parse(path, before)
+    before = read_settings(wired.hooks_file)
+    data = parse(wired.hooks_file, before)
+    add_hooks(agent, wired.hooks_file, data, wired.hook_command)
+    if wired.mcp_file == wired.hooks_file:
+        add_json_server(wired.mcp_file, data, wired.server)
+        return [Change(agent, wired.hooks_file, before, render(data, before))]
+    hooks = Change(agent, wired.hooks_file, before, render(data, before))
+    before = read_settings(wired.mcp_file)
+    after: bytes | None
+    if wired.mcp_file.suffix == ".toml":
+        after = add_toml_server(wired.mcp_file, before, wired.server)
+    else:
+        servers = parse(wired.mcp_file, before)
+        add_json_server(wired.mcp_file, servers, wired.server)
+        after = render(servers, before)
+    return [hooks, Change(agent, wired.mcp_file, before, after)]
+
+
+def add_hooks(agent: str, path: Path, data: dict[str, Any], command: str) -> None:
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise InvalidSetting(f'{path}: "hooks" is not an object; fix it by hand first')
@@ -125,13 +187,91 @@ def plan_install(agent: str, path: Path, command: str) -> Change:
                 del groups[extra]
         else:
             groups.append(group)
-    return Change(agent, path, before, render(data, before))
 
 
-def plan_uninstall(agent: str, path: Path, state: Path) -> Change:
-    """Take out what install added: the file as it was when nobody edited it since, else
-    only mem's handlers (and what is left empty by their going)."""
+def add_json_server(path: Path, data: dict[str, Any], server: tuple[str, ...]) -> None:
+    servers = data.setdefault("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise InvalidSetting(f'{path}: "mcpServers" is not an object; fix it by hand first')
+    existing = servers.get(SERVER_NAME)
+    if existing is not None and not is_our_server(existing):
+        raise InvalidSetting(
+            f'{path} already has an MCP server named "{SERVER_NAME}" that is not mem mcp; '
+            "rename it, then install"
+        )
+    servers[SERVER_NAME] = {"command": server[0], "args": list(server[1:])}
+
+
+def add_toml_server(path: Path, raw: bytes | None, server: tuple[str, ...]) -> bytes:
+    """Codex's config.toml with mem's `[mcp_servers.mem]` table: appended, or rewritten in
+    place; every other byte as it was (Python has no TOML writer, and needs none for this)."""
+    text = toml_text(path, raw)
+    block = (
+        f"[mcp_servers.{SERVER_NAME}]\n"
+        f"command = {json.dumps(server[0])}\n"
+        f"args = {json.dumps(list(server[1:]))}\n"
+    )
+    if toml_server(path, text) is None:
+        if not text:
+            return block.encode("utf-8")
+        gap = "\n" if text.endswith("\n") else "\n\n"
+        return f"{text}{gap}{block}".encode()
+    found = our_toml_block(path, text)
+    return (text[: found.start()] + block + text[found.end() :]).encode("utf-8")
+
+
+def toml_text(path: Path, raw: bytes | None) -> str:
+    import tomllib
+
+    try:
+        text = (raw or b"").decode("utf-8")
+        tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidSetting(f"{path} is not valid TOML ({exc}); fix it, then install") from exc
+    return text
+
+
+def toml_server(path: Path, text: str) -> Any:
+    import tomllib
+
+    servers = tomllib.loads(text).get("mcp_servers")
+    return servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+
+
+def our_toml_block(path: Path, text: str) -> re.Match[str]:
+    """mem's own `[mcp_servers.mem]` table, as text; an error when the name is someone
+    else's or written in a form this cannot edit without touching other bytes."""
+    if not is_our_server(toml_server(path, text)):
+        raise InvalidSetting(
+            f'{path} already has an MCP server named "{SERVER_NAME}" that is not mem mcp; '
+            "rename it, then install"
+        )
+    found = TOML_TABLE.search(text)
+    if found is None:
+        raise InvalidSetting(
+            f"{path} sets mcp_servers.{SERVER_NAME} outside a [mcp_servers.{SERVER_NAME}] "
+            "table; take it out by hand"
+        )
+    return found
+
+
+def is_our_server(entry: Any) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    args = entry.get("args") or []
+    words = [entry["command"], *(a for a in args if isinstance(a, str))]
+    return bool(OUR_SERVER.search(" ".join(words)))
+
+
+def plan_uninstall(agent: str, wired: Wiring, state: Path) -> list[Change]:
+    """Take out what install added: each file as it was when nobody edited it since, else
+    only mem's handlers and server (and what is left empty by their going)."""
     check_installable(agent)
+    paths = dict.fromkeys((wired.hooks_file, wired.mcp_file))
+    return [uninstall_file(agent, path, state) for path in paths]
+
+
+def uninstall_file(agent: str, path: Path, state: Path) -> Change:
     before = read_settings(path)
     if before is None:
         return Change(agent, path, None, None)
@@ -139,7 +279,14 @@ def plan_uninstall(agent: str, path: Path, state: Path) -> Change:
     if saved is not None and saved["after"] == digest(before):
         original = saved["before"]
         return Change(agent, path, before, None if original is None else original)
+    if path.suffix == ".toml":
+        return Change(agent, path, before, without_toml_server(path, before))
     data = parse(path, before)
+    servers = data.get("mcpServers")
+    if isinstance(servers, dict) and is_our_server(servers.get(SERVER_NAME)):
+        del servers[SERVER_NAME]
+        if not servers:
+            del data["mcpServers"]
     hooks = data.get("hooks")
     if isinstance(hooks, dict):
         for event in list(hooks):
@@ -156,12 +303,27 @@ def plan_uninstall(agent: str, path: Path, state: Path) -> Change:
     return Change(agent, path, before, render(data, before))
 
 
+def without_toml_server(path: Path, raw: bytes) -> bytes | None:
+    text = toml_text(path, raw)
+    if toml_server(path, text) is None:
+        return raw
+    found = our_toml_block(path, text)
+    start = found.start()
+    if text[:start].endswith("\n\n"):
+        start -= 1  # the blank line install put before the table
+    rest = text[:start] + text[found.end() :]
+    return rest.encode("utf-8") if rest.strip() else None
+
+
 def apply(change: Change, state: Path, installing: bool) -> None:
     """Write the change, keeping the file as it was before an install for the uninstall."""
     if not change.changed:
         return
     if change.after is None:
         change.path.unlink(missing_ok=True)
+        if change.path.parent.name.startswith("."):  # .claude/, .codex/: left empty, it goes
+            with contextlib.suppress(OSError):
+                change.path.parent.rmdir()
     else:
         store.replace_file(change.path, change.after)
     if installing:

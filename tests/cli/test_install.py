@@ -111,3 +111,57 @@ def test_a_broken_settings_file_is_an_error_and_stays_as_it_was(mem, vault, home
 def test_an_unknown_agent_is_a_one_line_error(mem, home):
     result = mem("install", "vscode", env=home)
     assert result.exit_code == 2 and "unknown agent 'vscode'" in result.stderr
+
+
+CODEX_CONFIG = (
+    '# my codex settings\nmodel = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n'
+    '[profiles.fast]\nmodel = "gpt-5-mini"\n'
+)
+
+
+def test_install_registers_the_mcp_server_for_each_agent(mem, vault, home):
+    project = vault.parent
+    for agent in ("claude-code", "codex", "gemini"):
+        ok(mem("install", agent, "--agent", "dev", env=home))
+    claude = json.loads((project / ".mcp.json").read_text())["mcpServers"]["mem"]
+    assert claude["args"][-3:] == ["mcp", "--agent", "dev"]
+    gemini = json.loads((project / ".gemini" / "settings.json").read_text())
+    assert gemini["mcpServers"]["mem"]["args"][-3:] == ["mcp", "--agent", "dev"]
+    assert "hooks" in gemini
+    import tomllib
+
+    codex = tomllib.loads((project / ".codex" / "config.toml").read_text())
+    assert codex["mcp_servers"]["mem"]["args"][-3:] == ["mcp", "--agent", "dev"]
+
+
+def test_codex_config_keeps_every_other_byte_and_comes_back_whole(mem, vault, home):
+    config = vault.parent / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CODEX_CONFIG)
+    ok(mem("install", "codex", env=home))
+    once = config.read_text()
+    assert once.startswith(CODEX_CONFIG) and once.count("[mcp_servers.mem]") == 1
+    ok(mem("install", "codex", "--agent", "dev", env=home))  # rewritten in place
+    twice = config.read_text()
+    assert twice.startswith(CODEX_CONFIG) and twice.endswith('"mcp", "--agent", "dev"]\n')
+    ok(mem("uninstall", "codex", env=home))
+    assert config.read_text() == CODEX_CONFIG
+
+
+def test_codex_config_edited_after_install_loses_only_mems_table(mem, vault, home):
+    config = vault.parent / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CODEX_CONFIG)
+    ok(mem("install", "codex", env=home))
+    config.write_text(config.read_text() + '\n[profiles.slow]\nmodel = "o3"\n')
+    ok(mem("uninstall", "codex", env=home))
+    assert config.read_text() == CODEX_CONFIG + '\n[profiles.slow]\nmodel = "o3"\n'
+
+
+def test_someone_elses_mcp_server_named_mem_is_left_alone(mem, vault, home):
+    servers = vault.parent / ".mcp.json"
+    servers.write_text('{"mcpServers": {"mem": {"command": "other-memory-tool"}}}\n')
+    result = mem("install", "claude-code", env=home)
+    assert result.exit_code == 1 and "not mem mcp" in result.stderr
+    assert servers.read_text() == '{"mcpServers": {"mem": {"command": "other-memory-tool"}}}\n'
+    assert not (vault.parent / ".claude" / "settings.json").exists()  # nothing half-written

@@ -6,7 +6,7 @@ import difflib
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -36,11 +36,12 @@ def install(
     vault: VaultOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Add the hooks that give an agent its memory to the agent's own settings file.
+    """Give an agent its memory: hooks and the MCP server, in the agent's own settings files.
 
     Session start gets the recall, the first prompt what it makes relevant, an edit or a
-    command the lessons that name it, and each turn's transcript is committed. Installing
-    again changes nothing; `mem uninstall` takes it out.
+    command the lessons that name it, and each turn's transcript is committed; `mem mcp` is
+    registered as the MCP server "mem". Installing again changes nothing; `mem uninstall` takes
+    it out.
 
     Example: mem install claude-code
     """
@@ -48,9 +49,8 @@ def install(
 
     service.check_installable(target)
     mem_agent = service.check_mem_agent(agent or ctx.find_root().params.get("agent"))
-    path = settings_file(ctx, target, user, vault)
-    change = service.plan_install(target, path, service.hook_command(target, mem_agent))
-    report(change, dry_run, as_json, installing=True)
+    changes = service.plan_install(target, wired(ctx, target, user, vault, mem_agent))
+    report(target, changes, dry_run, as_json, installing=True)
 
 
 @reports_errors
@@ -69,29 +69,58 @@ def uninstall(
     from mem.services import install as service
 
     service.check_installable(target)
-    path = settings_file(ctx, target, user, vault)
-    change = service.plan_uninstall(target, path, service.state_folder(dict(os.environ)))
-    report(change, dry_run, as_json, installing=False)
+    state = service.state_folder(dict(os.environ))
+    changes = service.plan_uninstall(target, wired(ctx, target, user, vault, None), state)
+    report(target, changes, dry_run, as_json, installing=False)
 
 
-def settings_file(ctx: typer.Context, target: str, user: bool, vault: str | None) -> Path:
-    """The agent's settings file: in the home folder with --user, else in the project that
-    holds the vault (hooks without a vault would have nothing to remember)."""
+def wired(
+    ctx: typer.Context, target: str, user: bool, vault: str | None, mem_agent: str | None
+) -> Any:
+    """The agent's files: in the home folder with --user, else in the project that holds the
+    vault (hooks without a vault would have nothing to remember)."""
     from mem.services import install as service
 
     project = Path.cwd()
     if not user:
         project = settings_of(ctx, vault=vault).require_vault().parent
-    return service.settings_path(target, user, project, dict(os.environ))
+    return service.wiring(target, user, project, dict(os.environ), mem_agent)
 
 
-def report(change: object, dry_run: bool, as_json: bool, installing: bool) -> None:
+def report(target: str, changes: list[Any], dry_run: bool, as_json: bool, installing: bool) -> None:
     from mem.services import install as service
 
-    assert isinstance(change, service.Change)
     if not dry_run:
-        service.apply(change, service.state_folder(dict(os.environ)), installing)
-    diff = "".join(
+        for change in changes:
+            service.apply(change, service.state_folder(dict(os.environ)), installing)
+    files = [
+        {
+            "path": str(change.path),
+            "changed": change.changed,
+            "removed": change.after is None and change.before is not None,
+            "diff": diff_of(change),
+        }
+        for change in changes
+    ]
+    if as_json:
+        render.write_json({"agent": target, "dry_run": dry_run, "files": files})
+        return
+    if dry_run:
+        for change, file in zip(changes, files, strict=True):
+            sys.stdout.write(file["diff"] or f"{change.path}: nothing to change\n")
+        return
+    verb = "installed in" if installing else "removed from"
+    for change in changes:
+        if not change.changed:
+            render.say(f"{change.path}: nothing to change")
+        else:
+            render.say(f"mem {verb} {change.path}")
+    if installing and any(change.changed for change in changes):
+        render.say(f"next: {service.NEXT_STEPS[target]}")
+
+
+def diff_of(change: Any) -> str:
+    return "".join(
         difflib.unified_diff(
             (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True),
             (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True),
@@ -99,25 +128,3 @@ def report(change: object, dry_run: bool, as_json: bool, installing: bool) -> No
             tofile=str(change.path),
         )
     )
-    if as_json:
-        render.write_json(
-            {
-                "agent": change.agent,
-                "path": str(change.path),
-                "changed": change.changed,
-                "dry_run": dry_run,
-                "removed": change.after is None and change.before is not None,
-                "diff": diff,
-            }
-        )
-        return
-    if dry_run:
-        sys.stdout.write(diff or f"{change.path}: nothing to change\n")
-        return
-    verb = "installed in" if installing else "removed from"
-    if not change.changed:
-        render.say(f"{change.path}: nothing to change")
-    else:
-        render.say(f"mem hooks {verb} {change.path}")
-        if installing:
-            render.say(f"next: {service.NEXT_STEPS[change.agent]}")
