@@ -31,6 +31,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("uninstall", "install", "uninstall"),
     ("hook", "hook", "hook"),
     ("mcp", "mcp", "mcp"),
+    ("watch", "watch", "watch"),
     ("edit", "edit", "edit"),
     ("forget", "forget", "forget"),
     ("task", "task", "app"),
