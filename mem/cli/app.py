@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("init", "init", "init"),
     ("add", "add", "add"),
     ("commit", "commit", "commit"),
+    ("backfill", "backfill", "backfill"),
     ("show", "show", "show"),
     ("list", "list", "list_"),
     ("search", "search", "search"),

@@ -44,6 +44,11 @@ def say(message: str) -> None:
     sys.stderr.write(f"{message}\n")
 
 
+def out(line: str) -> None:
+    """A line of a command's result, on stdout."""
+    sys.stdout.write(f"{line}\n")
+
+
 def is_terminal() -> bool:
     return sys.stdout.isatty()
 

@@ -51,6 +51,30 @@ def install(
     mem_agent = service.check_mem_agent(agent or ctx.find_root().params.get("agent"))
     changes = service.plan_install(target, wired(ctx, target, user, vault, mem_agent))
     report(target, changes, dry_run, as_json, installing=True)
+    if not dry_run and not as_json:
+        offer_backfill(ctx, target, vault, mem_agent)
+
+
+def offer_backfill(
+    ctx: typer.Context, target: str, vault: str | None, mem_agent: str | None
+) -> None:
+    """Say how many of this project's past sessions the agent kept, and how to commit them."""
+    from mem.errors import MemError
+    from mem.services import backfill
+
+    if target not in backfill.check_sources(None):
+        return  # Gemini's transcripts are not read yet
+    try:
+        settings = settings_of(ctx, vault, mem_agent)
+        found = backfill.find(settings, (target,), dict(os.environ))
+    except MemError:
+        return  # a user-level install outside any vault: nothing to offer here
+    if found:
+        named = f" --agent {mem_agent}" if mem_agent else ""
+        render.say(
+            f"{len(found)} past {target} session(s) of this project found: "
+            f"`mem backfill --from {target}{named}` commits them (again, it adds nothing)"
+        )
 
 
 @reports_errors

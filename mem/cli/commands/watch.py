@@ -36,11 +36,11 @@ def watch(ctx: typer.Context, vault: VaultOption = None, as_json: JsonFlag = Fal
                 {"files": list(done.files), "rebuilt": done.rebuilt, "error": done.error or None}
             )
         elif done.error:
-            render.say(f"{clock()} could not reindex: {done.error}")
+            render.out(f"{clock()} could not reindex: {done.error}")
         elif done.rebuilt:
-            render.say(f"{clock()} index built again")
+            render.out(f"{clock()} index built again")
         elif done.files:
-            render.say(f"{clock()} reindexed {', '.join(done.files)}")
+            render.out(f"{clock()} reindexed {', '.join(done.files)}")
         sys.stdout.flush()  # a pipe or a log file sees each pass as it happens
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -48,13 +48,13 @@ def watch(ctx: typer.Context, vault: VaultOption = None, as_json: JsonFlag = Fal
 
     signal.signal(signal.SIGTERM, stop)
     if not as_json:
-        render.say(f"watching {folder} (Ctrl-C to stop)")
+        render.out(f"watching {folder} (Ctrl-C to stop)")
         sys.stdout.flush()
     try:
         service.watch(settings, report)
     except KeyboardInterrupt:
         if not as_json:
-            render.say("stopped watching")
+            render.out("stopped watching")
 
 
 def clock() -> str:

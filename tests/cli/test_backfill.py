@@ -1,0 +1,129 @@
+"""`mem backfill`: a project's past sessions, found where each agent keeps them, committed once."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ok
+from tests.conftest import SHARED
+
+CLAUDE = SHARED / "formats" / "claude-code"
+AIDER = SHARED / "formats" / "aider" / "monochromatic.aider.chat.history.md"
+LAST_MONTH = datetime(2026, 10, 20, 9, 30, tzinfo=UTC).timestamp()
+
+
+def needs_formats() -> None:
+    if not CLAUDE.is_dir() or not AIDER.is_file():
+        pytest.skip("../shared/formats is not beside the repository")
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def env_of(home: Path) -> dict[str, str]:
+    return {"HOME": str(home), "CODEX_HOME": "", "CLAUDE_CONFIG_DIR": ""}
+
+
+def claude_sessions(home: Path, project: Path) -> Path:
+    """This project's folder under ~/.claude/projects/, holding the real transcripts."""
+    slug = re.sub(r"[^A-Za-z0-9]", "-", str(project.resolve()))
+    folder = home / ".claude" / "projects" / slug
+    folder.mkdir(parents=True)
+    for path in sorted(CLAUDE.glob("*.jsonl")):
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
+def rollout(home: Path, name: str, cwd: Path, said: str) -> Path:
+    """A Codex session rollout in the documented shape: session_meta first, then items."""
+    folder = home / ".codex" / "sessions" / "2026" / "11" / "02"
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = {"id": name, "timestamp": "2026-11-02T10:00:00Z", "cwd": str(cwd)}
+    asked = "Fix the flaky upload test."
+    user_item = {"type": "input_text", "text": asked}
+    agent_item = {"type": "output_text", "text": said}
+    # A rollout has the text twice: as response items and as events (mem reads the events).
+    lines = [
+        ("session_meta", {**meta, "originator": "codex_cli_rs", "cli_version": "0.150.0"}),
+        ("response_item", {"type": "message", "role": "user", "content": [user_item]}),
+        ("event_msg", {"type": "user_message", "message": asked}),
+        ("response_item", {"type": "message", "role": "assistant", "content": [agent_item]}),
+        ("event_msg", {"type": "agent_message", "message": said}),
+    ]
+    records = [{"timestamp": "2026-11-02T10:00:00Z", "type": t, "payload": p} for t, p in lines]
+    path = folder / f"rollout-2026-11-02T10-00-00-{name}.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+def test_claude_code_sessions_are_committed_once_and_dated_when_they_ran(mem, vault, home):
+    needs_formats()
+    folder = claude_sessions(home, vault.parent)
+    for path in folder.glob("*.jsonl"):
+        os.utime(path, (LAST_MONTH, LAST_MONTH))
+    first = ok(mem("backfill", "--from", "claude-code", "--agent", "dev", env=env_of(home)))
+    assert "claude-code: 3 session(s)" in first.stdout and "3 handoff(s)" in first.stdout
+    handoffs = vault / "dev" / "handoffs.md"
+    written = handoffs.read_bytes()
+    assert written.count(b"## 2026-10-20T09:30Z") == 3
+    again = ok(mem("backfill", "--agent", "dev", env=env_of(home)))
+    assert "0 entries added, 0 reinforced, 0 handoff(s)" in again.stdout
+    assert handoffs.read_bytes() == written
+
+
+def test_codex_rollouts_of_this_project_only(mem, vault, home):
+    said = "Decision: we retry uploads three times with backoff because S3 throttles bursts."
+    mine = rollout(home, "aaa", vault.parent / "src", said)
+    rollout(home, "bbb", home / "elsewhere", "Decision: we use tabs in the other project.")
+    listed = ok(mem("backfill", "--from", "codex", "--dry-run", "--json", env=env_of(home)))
+    sessions = json.loads(listed.stdout)["sessions"]
+    assert [s["path"] for s in sessions] == [str(mine)]
+    ok(mem("backfill", "--from", "codex", "--agent", "dev", env=env_of(home)))
+    stored = "".join(p.read_text() for p in (vault / "dev").glob("*.md"))
+    assert "three times with backoff" in stored and "tabs" not in stored
+
+
+def test_since_leaves_older_sessions_out(mem, vault, home):
+    old = rollout(home, "old", vault.parent, "Decision: the old way, because reasons.")
+    rollout(home, "new", vault.parent, "Decision: the new way, because reasons.")
+    os.utime(old, (LAST_MONTH, LAST_MONTH))
+    listed = ok(mem("backfill", "--since", "7d", "--dry-run", "--json", env=env_of(home)))
+    assert [Path(s["path"]).name for s in json.loads(listed.stdout)["sessions"]] == [
+        "rollout-2026-11-02T10-00-00-new.jsonl"
+    ]
+
+
+def test_aiders_history_in_the_project_is_committed_once(mem, vault, home):
+    needs_formats()
+    shutil.copy(AIDER, vault.parent / ".aider.chat.history.md")
+    first = ok(mem("backfill", "--from", "aider", "--agent", "dev", "--json", env=env_of(home)))
+    (report,) = json.loads(first.stdout)["sources"]
+    assert report["source"] == "aider" and report["added"] > 0
+    again = ok(mem("backfill", "--from", "aider", "--agent", "dev", "--json", env=env_of(home)))
+    assert json.loads(again.stdout)["sources"][0]["added"] == 0
+
+
+def test_nothing_found_says_so_and_a_bad_source_is_a_one_line_error(mem, home):
+    empty = ok(mem("backfill", env=env_of(home)))
+    assert "no past sessions of this project found" in empty.stdout
+    bad = mem("backfill", "--from", "cursor", env=env_of(home))
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "unknown source" in bad.stderr
+
+
+def test_install_offers_the_backfill(mem, vault, home):
+    needs_formats()
+    claude_sessions(home, vault.parent)
+    installed = ok(mem("install", "claude-code", "--agent", "dev", env=env_of(home)))
+    assert "3 past claude-code session(s)" in installed.stderr
+    assert "mem backfill --from claude-code --agent dev" in installed.stderr
