@@ -25,7 +25,15 @@ class Result:
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep tests away from the real home, vaults and terminal settings."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    for name in ("MEM_VAULT", "MEM_AGENT", "FORCE_COLOR", "VISUAL", "EDITOR"):
+    for name in (
+        "MEM_VAULT",
+        "MEM_AGENT",
+        "MEM_HOME",
+        "XDG_DATA_HOME",
+        "FORCE_COLOR",
+        "VISUAL",
+        "EDITOR",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")

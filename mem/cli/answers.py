@@ -30,15 +30,25 @@ def recall_answer(
 
 
 def search_answer(
-    settings: Callable[[], Settings], request: Query, since: str | None, as_json: bool
+    settings: Callable[[], Settings],
+    request: Query,
+    since: str | None,
+    as_json: bool,
+    user: bool = False,
 ) -> None:
     """Search and print the hits: the body of `mem search`, whichever parser read the flags.
-    `--since` is read here, before the settings, as Typer's command always did."""
+    `--since` is read here, before the settings, as Typer's command always did. With `user`,
+    the person's own vault is searched instead of the project's."""
     from mem.cli import render
     from mem.cli.feedback import for_people
     from mem.services import search as search_service
 
     if since:
         request = request._replace(since=search_service.parse_since(since))
-    hits = search_service.search(settings(), request, feedback=for_people())
+    where = settings()
+    if user:
+        from mem.services.user_vault import settings_for
+
+        where = settings_for(where)
+    hits = search_service.search(where, request, feedback=for_people())
     render.search_hits(hits, as_json)

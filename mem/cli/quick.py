@@ -69,7 +69,7 @@ COMMANDS = {
             "-n": "limit",
             "--vault": "vault",
         },
-        flags={"--all": "all", "--no-decay": "no_decay", "--json": "json"},
+        flags={"--all": "all", "--no-decay": "no_decay", "--json": "json", "--user": "user"},
         repeated={"--exclude-agent": "exclude_agent"},
         positional="query",
         numbers={"limit": 1},
@@ -200,7 +200,7 @@ def run(argv: list[str]) -> int | None:
                 limit=int(given.get("limit", SEARCH_LIMIT)),
                 decay="no_decay" not in request.flags,
             )
-            search_answer(settings, query, given.get("since"), as_json)
+            search_answer(settings, query, given.get("since"), as_json, "user" in request.flags)
     except MemError as exc:
         report_failure(str(exc), exc.code, as_json)
         return int(exc.exit_code)

@@ -41,6 +41,7 @@ PROJECT_FILE = "_project.md"
 # (key, title) in the order the block shows them.
 TITLES: tuple[tuple[str, str], ...] = (
     ("project", "Project"),
+    ("you", "You"),
     ("recovering", "Recovering"),
     ("last_session", "Last session"),
     ("team", "Team"),
@@ -231,6 +232,7 @@ def recall(
     project = project_text(store.read_text(vault, PROJECT_FILE))
     if project:
         plan.append(Phase("project", [Candidate(project, cut=partial(trim, project), keep=True)]))
+    plan.append(Phase("you", you_candidates(settings, task)))
     if checkpoint is not None:
         text = checkpoint_text(checkpoint)
         recovering = Candidate(text, cut=partial(checkpoint_text, checkpoint), keep=True)
@@ -343,6 +345,14 @@ def team_candidates(
             if line.agent != agent and line.when is not None
         )
     ]
+
+
+def you_candidates(settings: Settings, task: str) -> list[Candidate]:
+    """The person's own preferences and conventions, from their user vault (see user_vault)."""
+    from mem.services.user_vault import about_you
+
+    lines = (f"- {' '.join(entry.body.split())}" for entry in about_you(settings, task))
+    return [Candidate(line, cut=partial(cut_words, line), why=STANDING) for line in lines]
 
 
 def is_relevant(hit: Hit) -> bool:

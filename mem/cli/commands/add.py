@@ -33,7 +33,13 @@ def add(
         ),
     ] = None,
     tags: Annotated[str, typer.Option("--tags", help="Comma-separated tags.")] = "",
-    scope: Annotated[str, typer.Option("--scope", help="agent, shared or private.")] = "agent",
+    scope: Annotated[
+        str,
+        typer.Option(
+            "--scope",
+            help="agent, shared, private, or user (your own vault, outside every project).",
+        ),
+    ] = "agent",
     supersedes: Annotated[
         str | None,
         typer.Option("--supersedes", help="Id of the entry this one replaces.", show_default=False),
@@ -47,6 +53,9 @@ def add(
 
     Example: mem add "Chose bcrypt over argon2: argon2 does not build on Alpine" -c decisions
     """
+    if scope == "user":
+        add_for_you(ctx, text, category, kind, tags, supersedes, pin, agent, vault, as_json)
+        return
     entry = add_service.add(
         settings_of(ctx, vault=vault, agent=agent),
         text_or_stdin(text),
@@ -59,3 +68,30 @@ def add(
         feedback=feedback.for_people(),
     )
     render.added(entry, as_json)
+
+
+def add_for_you(
+    ctx: typer.Context,
+    text: str,
+    category: str,
+    kind: str | None,
+    tags: str,
+    supersedes: str | None,
+    pin: bool,
+    agent: str | None,
+    vault: str | None,
+    as_json: bool,
+) -> None:
+    """`mem add --scope user`: into the person's own vault, which every project's recall reads."""
+    from mem.errors import InvalidInput
+    from mem.services import user_vault
+
+    if supersedes:
+        raise InvalidInput("--supersedes is not taken with --scope user; use mem edit there")
+    settings = settings_of(ctx, vault=vault, agent=agent)
+    entry = user_vault.add_to_user_vault(
+        settings, text_or_stdin(text), category, kind, (tags,), pin=pin
+    )
+    render.added(entry, as_json)
+    if not as_json:
+        render.say(f"(in your user vault, {user_vault.home()})")

@@ -50,6 +50,9 @@ def search(
     no_decay: Annotated[
         bool, typer.Option("--no-decay", help="Rank by text alone, ignoring age.")
     ] = False,
+    user: Annotated[
+        bool, typer.Option("--user", help="Search your own vault (mem add --scope user).")
+    ] = False,
     vault: VaultOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -68,4 +71,4 @@ def search(
         limit=limit,
         decay=not no_decay,
     )
-    search_answer(lambda: settings_of(ctx, vault=vault), request, since, as_json)
+    search_answer(lambda: settings_of(ctx, vault=vault), request, since, as_json, user)
