@@ -14,12 +14,14 @@ FORMATS = (
     "claude-jsonl",
     "stream-json",
     "codex-jsonl",
+    "gemini-jsonl",
     "aider",
     "markdown-chat",
     "claude-terminal",
     "codex-log",
 )
-JSON_FORMATS = ("claude-jsonl", "stream-json", "codex-jsonl")  # nothing else reads as these
+# Nothing else reads as these.
+JSON_FORMATS = ("claude-jsonl", "stream-json", "codex-jsonl", "gemini-jsonl")
 DETECT_LINES = 20  # how many non-empty lines auto-detection may look at
 
 EDITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
@@ -79,6 +81,8 @@ def detect(lines: list[str]) -> str:
         return "codex-jsonl"
     if types & {"session_meta", "response_item", "event_msg", "turn_context"}:
         return "codex-jsonl"  # a Codex session rollout
+    if types & {"gemini"} or any("projectHash" in obj for obj in objects):
+        return "gemini-jsonl"  # a Gemini CLI session file: metadata first, then messages
     if "result" in types or any(
         obj.get("type") == "system" and obj.get("subtype") == "init" for obj in objects
     ):
@@ -92,13 +96,14 @@ def detect(lines: list[str]) -> str:
 
 def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
     """Yield the messages of agent output in a known format."""
-    from mem.extract import codex_log, markdown_chat, terminal
+    from mem.extract import codex_log, gemini_jsonl, markdown_chat, terminal
 
     readers = {
         "text": read_text,
         "claude-jsonl": read_claude_jsonl,
         "stream-json": read_claude_jsonl,  # the same message objects, plus a final `result`
         "codex-jsonl": read_codex_jsonl,
+        "gemini-jsonl": gemini_jsonl.read,
         "aider": read_aider,
         "markdown-chat": markdown_chat.read,
         "claude-terminal": terminal.read,

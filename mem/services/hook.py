@@ -38,7 +38,11 @@ ACTIONS = {
     "PreCompress": "turn",
     "SessionEnd": "end",
 }
-TRANSCRIPT_FORMATS = {"claude-code": "claude-jsonl", "codex": "codex-jsonl"}
+TRANSCRIPT_FORMATS = {
+    "claude-code": "claude-jsonl",
+    "codex": "codex-jsonl",
+    "gemini": "gemini-jsonl",
+}
 CONTEXT_CHARS = 10_000  # Claude Code's cap on a hook's additionalContext (longer goes to a file)
 PROMPT_BUDGET = 600  # tokens for a first prompt's memory: the session start had the rest
 LABEL = (

@@ -69,6 +69,9 @@ HOOKS: dict[str, tuple[Hook, ...]] = {
         Hook("BeforeAgent", None, 10000),
         # Gemini reads additionalContext after a tool, not before it.
         Hook("AfterTool", "write_file|replace|run_shell_command", 5000),
+        Hook("AfterAgent", None, 60000),
+        Hook("PreCompress", None, 60000),
+        Hook("SessionEnd", None, 5000),  # Gemini does not wait for it: mem detaches anyway
     ),
 }
 SETTINGS_FILES = {  # (project file, user file); the user file under the agent's home folder

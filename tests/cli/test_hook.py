@@ -246,6 +246,22 @@ def test_codex_stop_prints_nothing_and_gemini_always_prints_json(mem, hook):
     assert "git push" in context_of(gemini, "BeforeTool")
 
 
+def test_gemini_after_agent_commits_its_session_file_once(mem, hook, vault, tmp_path):
+    said = "We decided to keep PostgreSQL because the JSONB queries need it."
+    records = [
+        {"sessionId": "g-9", "projectHash": "ab", "startTime": "2026-11-20T10:00:00Z"},
+        {"id": "u1", "type": "user", "content": [{"text": "Which database?"}]},
+        {"id": "g1", "type": "gemini", "content": said},
+    ]
+    chat = tmp_path / "session-2026-11-20T10-00-g9.jsonl"
+    chat.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for _ in range(2):
+        stdout, _ = hook("AfterAgent", agent="gemini", transcript_path=str(chat))
+        assert json.loads(stdout) == {}
+    decisions = (vault / "dev" / "decisions.md").read_text(encoding="utf-8")
+    assert decisions.count("keep PostgreSQL because the JSONB queries") == 1
+
+
 @pytest.mark.parametrize("agent", ["claude-code", "gemini", "pi"])
 def test_bad_input_is_logged_and_the_hook_still_succeeds(mem, vault, agent):
     result = mem("hook", agent, "--agent", "dev", input="{not json")

@@ -26,8 +26,8 @@ def commit(
         str,
         typer.Option(
             "--format",
-            help="auto, text, claude-jsonl, stream-json, codex-jsonl, aider, markdown-chat, "
-            "claude-terminal or codex-log.",
+            help="auto, text, claude-jsonl, stream-json, codex-jsonl, gemini-jsonl, aider, "
+            "markdown-chat, claude-terminal or codex-log.",
         ),
     ] = "auto",
     tee: Annotated[

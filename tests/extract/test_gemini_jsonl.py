@@ -1,0 +1,84 @@
+"""Gemini CLI session files: a log of the chat, read as the chat it ends up being."""
+
+from __future__ import annotations
+
+import json
+
+from mem.extract import formats
+
+META = {"sessionId": "g-1", "projectHash": "ab12", "startTime": "2026-11-20T10:00:00Z"}
+
+
+def line(**record) -> str:
+    return json.dumps(record)
+
+
+def session(*records: str) -> list[str]:
+    return [json.dumps(META), *records]
+
+
+def said(lines: list[str]) -> list[tuple[str, str]]:
+    return [(m.role, m.text) for m in formats.read("gemini-jsonl", lines) if m.text]
+
+
+def test_a_gemini_session_is_detected_as_itself_not_as_claude():
+    lines = session(line(id="u1", type="user", content=[{"text": "fix the bug"}]))
+    assert formats.detect(lines) == "gemini-jsonl"
+
+
+def test_the_last_copy_of_a_message_wins_and_keeps_its_place():
+    lines = session(
+        line(id="u1", type="user", content=[{"text": "Why does the upload fail?"}]),
+        line(id="g1", type="gemini", content="Looking."),
+        line(id="u2", type="user", content=[{"text": "And the retry?"}]),
+        line(
+            id="g1",
+            type="gemini",
+            content="The bucket policy denies PutObject.",
+            tokens={"input": 120, "output": 30},
+        ),
+    )
+    assert said(lines) == [
+        ("user", "Why does the upload fail?"),
+        ("assistant", "The bucket policy denies PutObject."),
+        ("user", "And the retry?"),
+    ]
+    assistant = [m for m in formats.read("gemini-jsonl", lines) if m.role == "assistant"]
+    assert (assistant[0].input_tokens, assistant[0].session) == (120, "g-1")
+
+
+def test_a_rewind_takes_back_a_message_and_all_after_it():
+    lines = session(
+        line(id="u1", type="user", content="Use MySQL."),
+        line(id="g1", type="gemini", content="Switched to MySQL."),
+        line(**{"$rewindTo": "u1"}),
+        line(id="u3", type="user", content="Keep PostgreSQL."),
+    )
+    assert said(lines) == [("user", "Keep PostgreSQL.")]
+
+
+def test_a_checkpoint_replaces_every_message():
+    lines = session(
+        line(id="u1", type="user", content="old"),
+        line(**{"$set": {"messages": [{"id": "s1", "type": "gemini", "content": "summary"}]}}),
+    )
+    assert said(lines) == [("assistant", "summary")]
+
+
+def test_tool_results_hook_context_and_recall_blocks_are_not_prose():
+    lines = session(
+        line(id="u1", type="user", content=[{"text": "<hook_context>mem notes</hook_context>"}]),
+        line(id="t1", type="user", content=[{"functionResponse": {"name": "read_file"}}]),
+        line(
+            id="g1",
+            type="gemini",
+            content=[{"text": 'Done. <mem-recall agent="x">old</mem-recall>'}],
+            toolCalls=[
+                {"name": "replace", "args": {"file_path": "src/app.py"}, "status": "success"},
+                {"name": "write_file", "args": {"file_path": "x.py"}, "status": "error"},
+            ],
+        ),
+    )
+    messages = list(formats.read("gemini-jsonl", lines))
+    assert [(m.role, m.text.strip()) for m in messages] == [("assistant", "Done.")]
+    assert messages[0].files == ("src/app.py",)
