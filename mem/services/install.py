@@ -3,7 +3,7 @@
 
 Only the agent's own files are written: Claude Code's `.claude/settings.json` and `.mcp.json`,
 Codex's `.codex/hooks.json` and `.codex/config.toml`, Gemini CLI's `.gemini/settings.json` (with
-`--user`, the ones in the home folder). Every other key stays as it was; a second install
+`--user`, the ones in the home folder). Every other key keeps its bytes (json_splice edits only what changes); a second install
 changes nothing. Each file as it was before is kept (in `~/.local/state/mem/install/`), so an
 uninstall of an install nobody edited since gives the file back byte for byte, and otherwise
 takes out only the handlers and the server `mem` added.
@@ -391,18 +391,15 @@ def parse(path: Path, raw: bytes | None) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any], like: bytes | None) -> bytes | None:
-    """JSON in the file's own indentation, key order kept, with a final newline as before."""
-    if not data and like is None:
-        return None
-    text = (like or b"").decode("utf-8", "replace")
-    match = re.search(r"^([ \t]+)\S", text, re.MULTILINE)
-    indent: int | str = 2 if match is None else match.group(1)
-    if isinstance(indent, str) and set(indent) == {" "}:
-        indent = len(indent)
-    rendered = json.dumps(data, indent=indent, ensure_ascii=False)
-    if like is None or like.endswith(b"\n"):
-        rendered += "\n"
-    return rendered.encode("utf-8")
+    """The new file: the old text with only what changed spliced in (every other key keeps its
+    bytes), or, for a new file, JSON in two-space indentation with a final newline."""
+    from mem.services.json_splice import splice
+
+    if like is None or not like.strip():
+        return None if not data and like is None else (json.dumps(data, indent=2) + "\n").encode()
+    text = like.decode("utf-8-sig")
+    bom = "\ufeff" if like.startswith(b"\xef\xbb\xbf") else ""
+    return (bom + splice(text, data)).encode("utf-8")
 
 
 def digest(raw: bytes) -> str:
