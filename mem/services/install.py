@@ -3,10 +3,10 @@
 
 Only the agent's own files are written: Claude Code's `.claude/settings.json` and `.mcp.json`,
 Codex's `.codex/hooks.json` and `.codex/config.toml`, Gemini CLI's `.gemini/settings.json` (with
-`--user`, the ones in the home folder). Every other key keeps its bytes (json_splice edits only what changes); a second install
-changes nothing. Each file as it was before is kept (in `~/.local/state/mem/install/`), so an
-uninstall of an install nobody edited since gives the file back byte for byte, and otherwise
-takes out only the handlers and the server `mem` added.
+`--user`, the ones in the home folder). Every other key keeps its bytes (json_splice edits
+only what changes); a second install changes nothing. Each file as it was before is kept (in
+`~/.local/state/mem/install/`), so an uninstall of an install nobody edited since gives the
+file back byte for byte, and otherwise takes out only the handlers and the server `mem` added.
 """
 
 from __future__ import annotations
