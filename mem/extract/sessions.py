@@ -5,6 +5,9 @@
   made `-`; a session's subagents under `<session>/subagents/`.
 - Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (and `archived_sessions/`), each
   naming the folder it ran in on its first line (`session_meta`).
+- Gemini CLI: `~/.gemini/tmp/<project>/chats/session-*.jsonl` (`~` may be `$GEMINI_CLI_HOME`),
+  the folder naming its project in a `.project_root` file (older folders are named by the
+  sha256 of the project's path); a session's subagents in `chats/<session>/`.
 - Aider: `.aider.chat.history.md` in the project, one file that grows session after session.
 """
 
@@ -18,8 +21,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-SOURCES = ("claude-code", "codex", "aider")
-FORMATS = {"claude-code": "claude-jsonl", "codex": "codex-jsonl", "aider": "aider"}
+SOURCES = ("claude-code", "codex", "gemini", "aider")
+FORMATS = {
+    "claude-code": "claude-jsonl",
+    "codex": "codex-jsonl",
+    "gemini": "gemini-jsonl",
+    "aider": "aider",
+}
 SLUG_CHARS = re.compile(r"[^A-Za-z0-9]")
 SLUG_MAX = 200  # Claude Code cuts longer folder names and adds a hash
 FIRST_LINE_BYTES = 64 * 1024  # a session_meta line carries instructions; enough to find cwd
@@ -51,6 +59,8 @@ def transcripts(
             found += claude_code(project, environ)
         elif source == "codex":
             found += codex(project, environ, since)
+        elif source == "gemini":
+            found += gemini(project, environ)
         elif source == "aider":
             found += aider(project)
     kept = [t for t in found if since is None or t.moment >= since]
@@ -105,6 +115,31 @@ def codex_cwd(path: Path) -> Path | None:
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return Path(cwd) if isinstance(cwd, str) and cwd else None
+
+
+def gemini(project: Path, environ: Mapping[str, str]) -> Iterator[Transcript]:
+    import hashlib
+
+    home = environ.get("GEMINI_CLI_HOME") or environ.get("HOME") or "~"
+    base = Path(home).expanduser() / ".gemini" / "tmp"
+    legacy = hashlib.sha256(str(project).encode()).hexdigest()
+    try:
+        folders = sorted(item for item in base.iterdir() if item.is_dir())
+    except OSError:
+        return
+    for folder in folders:
+        if folder.name != legacy:
+            try:
+                root = Path((folder / ".project_root").read_text(encoding="utf-8").strip())
+            except (OSError, UnicodeDecodeError):
+                continue
+            if not root.is_absolute() or not is_within(root, project):
+                continue
+        chats = folder / "chats"
+        for path in sorted(chats.glob("session-*.jsonl")):
+            yield transcript("gemini", path)
+        for path in sorted(chats.glob("*/*.jsonl")):
+            yield transcript("gemini", path, subagent=True)
 
 
 def aider(project: Path) -> Iterator[Transcript]:

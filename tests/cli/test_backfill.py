@@ -127,3 +127,22 @@ def test_install_offers_the_backfill(mem, vault, home):
     installed = ok(mem("install", "claude-code", "--agent", "dev", env=env_of(home)))
     assert "3 past claude-code session(s)" in installed.stderr
     assert "mem backfill --from claude-code --agent dev" in installed.stderr
+
+
+def test_gemini_sessions_are_found_by_their_project_root_file(mem, vault, home):
+    said = "We decided to pin numpy below 2 because the wheels for Alpine are missing."
+    records = [
+        {"sessionId": "g-1", "projectHash": "ab", "startTime": "2026-11-20T10:00:00Z"},
+        {"id": "u1", "type": "user", "content": [{"text": "Why does the build fail?"}]},
+        {"id": "g1", "type": "gemini", "content": said},
+    ]
+    for slug, root in (("proj", vault.parent), ("other", home / "other")):
+        folder = home / ".gemini" / "tmp" / slug
+        (folder / "chats").mkdir(parents=True)
+        (folder / ".project_root").write_text(str(root.resolve()))
+        chat = folder / "chats" / "session-2026-11-20T10-00-g1.jsonl"
+        chat.write_text("".join(json.dumps(r) + "\n" for r in records))
+    done = ok(mem("backfill", "--from", "gemini", "--agent", "dev", env=env_of(home)))
+    assert "gemini: 1 session(s), 1 entries added" in done.stdout
+    decisions = (vault / "dev" / "decisions.md").read_text(encoding="utf-8")
+    assert "pin numpy below 2" in decisions

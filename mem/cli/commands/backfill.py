@@ -19,7 +19,7 @@ def backfill(
         str | None,
         typer.Option(
             "--from",
-            help="Only this agent's sessions: claude-code, codex or aider (default: all).",
+            help="Only this agent's sessions: claude-code, codex, gemini or aider (default: all).",
             show_default=False,
         ),
     ] = None,
@@ -41,8 +41,8 @@ def backfill(
     """Commit the agent sessions this project already had, so memory starts full.
 
     Finds the project's Claude Code transcripts (~/.claude/projects/), Codex rollouts
-    (~/.codex/sessions/) and Aider chat history (.aider.chat.history.md) and commits each
-    as `mem commit` would, dated when it was written. The ledger remembers what was
+    (~/.codex/sessions/), Gemini CLI sessions (~/.gemini/tmp/) and Aider chat history
+    (.aider.chat.history.md) and commits each as `mem commit` would, dated when it was written. The ledger remembers what was
     committed: run again, it adds nothing.
 
     Example: mem backfill --from claude-code --since 30d

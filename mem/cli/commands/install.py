@@ -63,7 +63,7 @@ def offer_backfill(
     from mem.services import backfill
 
     if target not in backfill.check_sources(None):
-        return  # Gemini's transcripts are not read yet
+        return
     try:
         settings = settings_of(ctx, vault, mem_agent)
         found = backfill.find(settings, (target,), dict(os.environ))
