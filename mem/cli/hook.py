@@ -22,7 +22,7 @@ from typing import IO, Any
 INLINE = "MEM_HOOK_INLINE"  # set in the detached copy: do the work here, do not detach again
 ERROR_LOG = ".mem/hook-errors.log"
 ERROR_LOG_BYTES = 256 * 1024  # beyond this the log starts again (the old one kept as .1)
-JSON_ONLY = ("gemini", "antigravity")  # agents that read stdout as JSON and nothing else
+JSON_ONLY = ("gemini",)  # agents that read stdout as JSON and nothing else
 
 
 def run_hook(

@@ -23,7 +23,9 @@ from typing import Any, NamedTuple
 from mem.config import Settings, check_agent
 from mem.model import RecallBlock
 
-AGENT_KINDS = ("claude-code", "codex", "gemini", "antigravity")
+# Antigravity's hooks take other JSON (camelCase, toolCall.args) and, as reported, block a tool
+# call on `{}`: it gets the MCP server, not hooks, until its format can be checked on a live agy.
+AGENT_KINDS = ("claude-code", "codex", "gemini")
 ACTIONS = {
     "SessionStart": "start",
     "UserPromptSubmit": "prompt",
@@ -54,7 +56,7 @@ LABEL = (
 class HookEvent(NamedTuple):
     """One hook call, as read from the agent's JSON."""
 
-    kind: str  # claude-code | codex | gemini | antigravity
+    kind: str  # claude-code | codex | gemini
     name: str  # the event as the agent names it: SessionStart, PreToolUse, …
     action: str  # start | prompt | tool | turn | end | "" (an event mem does not act on)
     session: str = ""

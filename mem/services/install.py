@@ -26,7 +26,7 @@ from mem.config import check_agent
 from mem.errors import FileUnreadable, InvalidInput, InvalidSetting
 from mem.vault import store
 
-INSTALLABLE = ("claude-code", "codex", "gemini")
+INSTALLABLE = ("claude-code", "codex", "gemini", "antigravity")
 OURS = re.compile(r"(?:^|[\s/\"'])mem(?:\"|')?\s.*\bhook (?:claude-code|codex|gemini)\b")
 OUR_SERVER = re.compile(r"(?:^|[\s/])mem(?:\.exe)?\s(?:.*\s)?mcp\b")
 SERVER_NAME = "mem"
@@ -73,6 +73,7 @@ HOOKS: dict[str, tuple[Hook, ...]] = {
         Hook("PreCompress", None, 60000),
         Hook("SessionEnd", None, 5000),  # Gemini does not wait for it: mem detaches anyway
     ),
+    "antigravity": (),  # the MCP server only: see AGENT_KINDS in mem/services/hook.py
 }
 SETTINGS_FILES = {  # (project file, user file); the user file under the agent's home folder
     "claude-code": (".claude/settings.json", "~/.claude/settings.json"),
@@ -83,6 +84,9 @@ MCP_FILES = {  # where each agent reads its MCP servers (Gemini: the same settin
     "claude-code": (".mcp.json", "~/.claude.json"),
     "codex": (".codex/config.toml", "$CODEX_HOME/config.toml"),
     "gemini": (".gemini/settings.json", "~/.gemini/settings.json"),
+    # Antigravity CLI (agy): the workspace file per Google's migration guide; the HOME-level one
+    # where agy 2026 reads it (cua.ai, jcodemunch-mcp 1.108.89), not the guide's older path.
+    "antigravity": (".agents/mcp_config.json", "~/.gemini/config/mcp_config.json"),
 }
 NEXT_STEPS = {
     "claude-code": "start claude in the project: /hooks lists the hooks, /mcp the server "
@@ -90,6 +94,8 @@ NEXT_STEPS = {
     "codex": "open codex and review the new hooks with /hooks: Codex runs a hook only once "
     "you trust it, and a project's MCP servers only in a trusted project",
     "gemini": "start gemini in a trusted folder (Gemini runs no hooks in an untrusted one)",
+    "antigravity": "restart agy in the project and check the server with /mcp (agy gets the "
+    "MCP server only: its hooks are not installed)",
 }
 
 
@@ -110,7 +116,7 @@ class Wiring(NamedTuple):
     """What an install writes: the hook command into one file, the MCP server into another
     (or the same)."""
 
-    hooks_file: Path
+    hooks_file: Path | None  # None: the agent gets no hooks (Antigravity)
     mcp_file: Path
     hook_command: str
     server: tuple[str, ...]  # the MCP server's command line: `mem mcp --agent NAME`
@@ -120,8 +126,9 @@ def wiring(
     agent: str, user: bool, project: Path, environ: dict[str, str], mem_agent: str | None
 ) -> Wiring:
     check_installable(agent)
+    hooks = SETTINGS_FILES.get(agent)
     return Wiring(
-        settings_path(SETTINGS_FILES[agent], user, project, environ),
+        settings_path(hooks, user, project, environ) if hooks else None,
         settings_path(MCP_FILES[agent], user, project, environ),
         hook_command(agent, mem_agent),
         server_command(mem_agent),
@@ -156,13 +163,15 @@ def server_command(mem_agent: str | None) -> tuple[str, ...]:
 def plan_install(agent: str, wired: Wiring) -> list[Change]:
     """The changes an install makes: one per file it writes."""
     check_installable(agent)
-    before = read_settings(wired.hooks_file)
-    data = parse(wired.hooks_file, before)
-    add_hooks(agent, wired.hooks_file, data, wired.hook_command)
-    if wired.mcp_file == wired.hooks_file:
-        add_json_server(wired.mcp_file, data, wired.server)
-        return [Change(agent, wired.hooks_file, before, render(data, before))]
-    hooks = Change(agent, wired.hooks_file, before, render(data, before))
+    changes = []
+    if wired.hooks_file is not None:
+        before = read_settings(wired.hooks_file)
+        data = parse(wired.hooks_file, before)
+        add_hooks(agent, wired.hooks_file, data, wired.hook_command)
+        if wired.mcp_file == wired.hooks_file:
+            add_json_server(wired.mcp_file, data, wired.server)
+            return [Change(agent, wired.hooks_file, before, render(data, before))]
+        changes.append(Change(agent, wired.hooks_file, before, render(data, before)))
     before = read_settings(wired.mcp_file)
     after: bytes | None
     if wired.mcp_file.suffix == ".toml":
@@ -171,7 +180,7 @@ def plan_install(agent: str, wired: Wiring) -> list[Change]:
         servers = parse(wired.mcp_file, before)
         add_json_server(wired.mcp_file, servers, wired.server)
         after = render(servers, before)
-    return [hooks, Change(agent, wired.mcp_file, before, after)]
+    return [*changes, Change(agent, wired.mcp_file, before, after)]
 
 
 def add_hooks(agent: str, path: Path, data: dict[str, Any], command: str) -> None:
@@ -270,7 +279,7 @@ def plan_uninstall(agent: str, wired: Wiring, state: Path) -> list[Change]:
     """Take out what install added: each file as it was when nobody edited it since, else
     only mem's handlers and server (and what is left empty by their going)."""
     check_installable(agent)
-    paths = dict.fromkeys((wired.hooks_file, wired.mcp_file))
+    paths = dict.fromkeys(path for path in (wired.hooks_file, wired.mcp_file) if path is not None)
     return [uninstall_file(agent, path, state) for path in paths]
 
 

@@ -165,3 +165,19 @@ def test_someone_elses_mcp_server_named_mem_is_left_alone(mem, vault, home):
     assert result.exit_code == 1 and "not mem mcp" in result.stderr
     assert servers.read_text() == '{"mcpServers": {"mem": {"command": "other-memory-tool"}}}\n'
     assert not (vault.parent / ".claude" / "settings.json").exists()  # nothing half-written
+
+
+def test_antigravity_gets_the_mcp_server_and_no_hooks(mem, vault, home):
+    config = vault.parent / ".agents" / "mcp_config.json"
+    ok(mem("install", "antigravity", "--agent", "dev", env=home))
+    once = config.read_bytes()
+    ok(mem("install", "antigravity", "--agent", "dev", env=home))
+    assert config.read_bytes() == once
+    data = json.loads(once)
+    assert set(data) == {"mcpServers"}
+    assert data["mcpServers"]["mem"]["args"][-3:] == ["mcp", "--agent", "dev"]
+    assert not (vault.parent / ".agents" / "hooks.json").exists()
+    ok(mem("uninstall", "antigravity", env=home))
+    assert not (vault.parent / ".agents").exists()
+    user = ok(mem("install", "antigravity", "--user", "--dry-run", env=home))
+    assert str(Path(home["HOME"]) / ".gemini" / "config" / "mcp_config.json") in user.stdout

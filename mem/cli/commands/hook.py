@@ -14,9 +14,7 @@ def hook(
     ctx: typer.Context,
     kind: Annotated[
         str,
-        typer.Argument(
-            metavar="AGENT", help="claude-code, codex, gemini or antigravity: whose JSON to read."
-        ),
+        typer.Argument(metavar="AGENT", help="claude-code, codex or gemini: whose JSON to read."),
     ],
     agent: AgentOption = None,
     vault: VaultOption = None,

@@ -15,7 +15,10 @@ from mem.cli.errors import reports_errors
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
 
 AgentArgument = Annotated[
-    str, typer.Argument(metavar="AGENT", help="claude-code, codex or gemini.")
+    str,
+    typer.Argument(
+        metavar="AGENT", help="claude-code, codex, gemini or antigravity (the MCP server only)."
+    ),
 ]
 UserFlag = Annotated[
     bool,
