@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from mem.errors import IndexBusy
 from mem.index import notes_file, related
 from mem.index.analysis import stem
+from mem.index.manifest import KIND_CODES, MANIFEST, FileStamp, read_data, stamps_of, version_of
 from mem.index.rank_key import (
     KIND_MASK,
     KIND_SHIFT,
@@ -24,13 +25,11 @@ from mem.index.rank_key import (
     RankKey,
 )
 from mem.index.related import RelatedWords
-from mem.model import CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, Entry
+from mem.model import DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
 
-SCHEMA_VERSION = 15  # bump when the fields or sidecar files change: another version is rebuilt
-MANIFEST = "manifest.json"
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
 # a longer one that holds the query's words is not less about them. Measured on LoCoMo's dev half.
@@ -38,22 +37,11 @@ BM25_B = 0.3
 BM25_K1 = 1.2
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
 SECONDS_PER_DAY = 86400.0
-KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
 RELATED_STALE = 0.05  # share of entries changed after which the related words are worked out anew
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
 Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text, to skip unchanged ones
-
-
-class FileStamp(NamedTuple):
-    """What a category file looked like when it was indexed."""
-
-    size: int
-    mtime_ns: int
-    ctime_ns: int  # changes on every write, also one that restores the mtime (cp -p, rsync -t)
-    inode: int
-    sha256: str
 
 
 class Filters(NamedTuple):
@@ -174,9 +162,7 @@ class SearchIndex:
 
     def __init__(self, folder: Path, parser_version: str = "") -> None:
         self.folder = folder
-        # An index built by another schema, parser or kind list is rebuilt, not trusted: its
-        # fingerprints would let unchanged text keep values an older parser read from it.
-        self.version = f"{SCHEMA_VERSION}/{parser_version}/{','.join(KIND_CODES)}"
+        self.version = version_of(parser_version)
         self._index: FileIndex | None = None
         self._reader: Any = None  # one reader per process: opening one costs ~7 ms
         self._masks: dict[tuple[Any, ...], frozenset[int]] = {}  # hidden docnums, per viewer
@@ -191,13 +177,7 @@ class SearchIndex:
 
     def _manifest_data(self) -> dict[str, Any] | None:
         """The manifest as saved, or None when it is missing, unreadable or of another version."""
-        try:
-            data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not isinstance(data, dict) or data.get("version") != self.version:
-            return None
-        return data
+        return read_data(self.folder, self.version)
 
     def _write_manifest(
         self, folder: Path, stamps: Mapping[str, FileStamp], unrelated: int = 0
@@ -620,16 +600,6 @@ class SearchIndex:
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked
-
-
-def stamps_of(data: Mapping[str, Any] | None) -> dict[str, FileStamp] | None:
-    """The files' stamps a saved manifest holds, or None when it holds none readable."""
-    if data is None:
-        return None
-    try:
-        return {path: FileStamp(*stamp) for path, stamp in data["files"].items()}
-    except (KeyError, TypeError, AttributeError):
-        return None
 
 
 def unrelated_of(data: Mapping[str, Any]) -> int:

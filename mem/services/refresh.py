@@ -5,13 +5,18 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mem.errors import MemError, VaultReadOnly
-from mem.index.search_index import FileStamp, Indexed, SearchIndex
+from mem.index import manifest, notes_file
+from mem.index.manifest import FileStamp
 from mem.model import Entry, Problem
 from mem.services.feedback import QUIET, Feedback
 from mem.vault import layout, store
 from mem.vault.version import PARSER_VERSION
+
+if TYPE_CHECKING:
+    from mem.index.search_index import Indexed, SearchIndex
 
 INDEX_DIR = f"{layout.STATE_DIR}/index"
 INDEX_LOCK = INDEX_DIR  # the sidecar lock that serialises index writers across processes
@@ -72,9 +77,15 @@ def changed_files(
 ) -> tuple[dict[str, FileStamp], list[str]] | None:
     """Compare the files with the manifest: (stamps of changed files, removed paths), or None
     when the index has no manifest."""
-    manifest = index.manifest()
-    if manifest is None:
-        return None
+    known = index.manifest()
+    return None if known is None else changed_since(vault, known, refs)
+
+
+def changed_since(
+    vault: Path, known: dict[str, FileStamp], refs: list[layout.FileRef]
+) -> tuple[dict[str, FileStamp], list[str]]:
+    """The files whose stat differs from their stamp (with their stamps now), and the paths
+    stamped that are gone."""
     changed: dict[str, FileStamp] = {}
     for ref in refs:
         path = vault / ref.path
@@ -82,16 +93,18 @@ def changed_files(
             info = os.stat(path)
         except FileNotFoundError:
             continue
-        if looks_unchanged(manifest.get(ref.path), info):
+        if looks_unchanged(known.get(ref.path), info):
             continue
         changed[ref.path] = stamp_of(path)
     present = {ref.path for ref in refs}
-    removed = [path for path in manifest if path not in present]
+    removed = [path for path in known if path not in present]
     return changed, removed
 
 
 def open_index(vault: Path) -> SearchIndex:
     """Return the vault's index object (not yet opened, not yet brought up to date)."""
+    from mem.index.search_index import SearchIndex  # not on the tool-call path: see fresh_notes
+
     return SearchIndex(vault / INDEX_DIR, PARSER_VERSION)
 
 
@@ -120,12 +133,13 @@ def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
     with the markdown. When no file changed since the index was written they come from the
     file saved beside it, without opening Whoosh: this runs before every edit and command an
     agent makes."""
-    index = open_index(vault)
-    pending = changed_files(vault, index, layout.category_files(vault))
-    if pending is not None and not pending[0] and not pending[1]:
-        saved = index.saved_notes(words)
-        if saved is not None:
-            return saved
+    folder = vault / INDEX_DIR
+    known = manifest.stamps_of(manifest.read_data(folder, manifest.version_of(PARSER_VERSION)))
+    if known is not None:
+        changed, removed = changed_since(vault, known, layout.category_files(vault))
+        lines = None if changed or removed else notes_file.read_lines(folder)
+        if lines is not None:
+            return notes_file.entries(lines, words)
     return fresh_index(vault).notes(words)
 
 
