@@ -1,8 +1,9 @@
 """The person's own vault: what is true of them in every project ("I prefer pytest", "never
 force-push on shared branches").
 
-It is an ordinary vault, kept outside every project (`$MEM_HOME`, else `$XDG_DATA_HOME/mem`,
-else `~/.local/share/mem`), so nothing in it is committed with a project. Entries go there only
+It is an ordinary vault, kept outside every project (`$MEM_HOME`, else `$XDG_DATA_HOME/mem/vault`,
+else `~/.local/share/mem/vault`: install.sh keeps its virtual environment in `mem/venv` beside
+it), so nothing in it is committed with a project. Entries go there only
 when a person asks (`mem add --scope user`); no commit, hook or promotion ever writes there.
 Every entry sits in its `_shared/` folder: it is about the person, for every agent.
 """
@@ -28,7 +29,7 @@ def home(environ: Mapping[str, str] | None = None) -> Path:
     if environ.get("MEM_HOME"):
         return Path(environ["MEM_HOME"]).expanduser().resolve()
     data = environ.get("XDG_DATA_HOME") or str(Path(environ.get("HOME") or "~") / ".local/share")
-    return (Path(data).expanduser() / "mem").resolve()
+    return (Path(data).expanduser() / "mem" / "vault").resolve()
 
 
 def check_outside(folder: Path, settings: Settings) -> None:
