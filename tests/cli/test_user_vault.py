@@ -115,3 +115,18 @@ def test_a_commit_never_writes_to_the_user_vault(mem, vault, user_home, tmp_path
     said = "I prefer tabs. We decided to use PostgreSQL because of JSONB.\n"
     ok(mem("commit", "-a", "dev", input=said, env=user_home))
     assert {p: p.read_bytes() for p in (tmp_path / "me").rglob("*.md")} == before
+
+
+def test_without_mem_home_it_lives_under_the_xdg_data_folder(mem, vault, tmp_path):
+    data = tmp_path / "data"
+    ok(
+        mem(
+            "add",
+            "I prefer rebase over merge.",
+            "--scope",
+            "user",
+            env={"XDG_DATA_HOME": str(data)},
+        )
+    )
+    assert "rebase" in (data / "mem" / "vault" / "_shared" / "facts.md").read_text()
+    assert not (data / "mem" / "_shared").exists()  # install.sh's venv lives in data/mem/
