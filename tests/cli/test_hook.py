@@ -205,6 +205,18 @@ def test_stop_commits_the_transcript_once_however_often_it_is_sent(mem, hook):
     assert ledger_runs["added"] == [] and ledger_runs["handoff"] is None
 
 
+def test_pre_compact_commits_what_compaction_is_about_to_fold_away(mem, hook):
+    needs_formats()
+    other = FORMATS / "hello-world-script.transcript.jsonl"
+    stdout, _ = hook("PreCompact", transcript_path=str(other), trigger="auto")
+    assert stdout == ""
+    handoffs = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+    assert len(handoffs["entries"]) == 1 and "hello.sh" in handoffs["entries"][0]["body"]
+    hook("Stop", transcript_path=str(other))  # the turn after: nothing new, nothing twice
+    again = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+    assert again["entries"] == handoffs["entries"]
+
+
 def test_a_subagents_transcript_is_committed_without_a_handoff(mem, hook):
     needs_formats()
     stdout, _ = hook(
