@@ -28,22 +28,15 @@ from mem.model import Entry
 ENTRY_CHARS = 400  # of each entry's text in query results
 
 
-def arg(description: str | None = None, **limits: Any) -> Any:
-    return Field(description=description, **limits)
-
-
-Text = Annotated[str, arg()]
-Category = Annotated[Literal["decisions", "lessons", "facts", "tasks", "projects"], arg()]
-AnyCategory = Annotated[
-    Literal["", "decisions", "lessons", "facts", "tasks", "projects", "handoffs"], arg()
-]
-Kind = Annotated[str, arg("decision, lesson, warning, fact, preference…")]
-Tags = Annotated[list[str], arg()]
-Scope = Annotated[Literal["agent", "shared", "private"], arg()]
-Caller = Annotated[str, arg("Your agent name; default the server's")]
-Limit = Annotated[int, arg(ge=1, le=50)]
-Flag = Annotated[bool, arg()]
-Budget = Annotated[int, arg("Tokens", ge=200)]
+Text = str
+Category = Literal["decisions", "lessons", "facts", "tasks", "projects"]
+AnyCategory = Literal["", "decisions", "lessons", "facts", "tasks", "projects", "handoffs"]
+Kind = Annotated[str, Field(description="decision, lesson, warning, fact, preference…")]
+Tags = list[str]
+Scope = Literal["agent", "shared", "private"]
+Caller = Annotated[str, Field(description="Your agent name; default the server's")]
+Limit = Annotated[int, Field(ge=1, le=50)]
+Budget = Annotated[int, Field(description="Tokens", ge=200)]
 
 
 def build(settings: Callable[[], Settings]) -> MCPServer:
@@ -88,12 +81,12 @@ def build(settings: Callable[[], Settings]) -> MCPServer:
         return "\n".join(entry_line(hit.entry, hit.snippet) for hit in hits) or "no match"
 
     def query(
-        of_agent: Annotated[str, arg("Whose entries; default all")] = "",
+        of_agent: Annotated[str, Field(description="Whose entries; default all")] = "",
         category: AnyCategory = "",
-        kind: Annotated[str, arg()] = "",
-        tag: Annotated[str, arg()] = "",
-        since: Annotated[str, arg("7d, 2w, 2026-11-01…")] = "",
-        open_tasks: Flag = False,
+        kind: str = "",
+        tag: str = "",
+        since: Annotated[str, Field(description="7d, 2w, 2026-11-01…")] = "",
+        open_tasks: bool = False,
         limit: Limit = 10,
         agent: Caller = "",
     ) -> str:
@@ -123,7 +116,7 @@ def build(settings: Callable[[], Settings]) -> MCPServer:
 
     def handoff(
         summary: Text,
-        to: Annotated[str, arg("Hand to another agent")] = "",
+        to: Annotated[str, Field(description="Hand to another agent")] = "",
         agent: Caller = "",
     ) -> str:
         """End a session: what was done, decided, left unfinished, and what comes next."""
