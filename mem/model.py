@@ -8,7 +8,7 @@ every string annotation into a ForwardRef, which doubled this module's import ti
 """
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 CATEGORIES: tuple[str, ...] = ("decisions", "lessons", "facts", "tasks", "projects", "handoffs")
@@ -101,6 +101,23 @@ class Entry(NamedTuple):
     @property
     def is_superseded(self) -> bool:
         return bool(self.get("superseded-by"))
+
+    @property
+    def expires(self) -> datetime | None:
+        """When the entry stops being shown (`expires:` in its header); None when it never
+        does, or the date cannot be read (a typo hides nothing)."""
+        value = self.get("expires")
+        if not value:
+            return None
+        try:
+            moment = datetime.fromisoformat(value)  # 3.11 reads a trailing Z
+        except ValueError:
+            return None
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+    def has_expired(self, now: datetime) -> bool:
+        expires = self.expires
+        return expires is not None and expires <= now
 
     @property
     def is_pinned(self) -> bool:

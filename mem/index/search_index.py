@@ -57,6 +57,7 @@ class Filters(NamedTuple):
     include_superseded: bool = False
     include_archived: bool = True
     open_tasks_only: bool = False
+    expired_by: datetime | None = None  # hide entries whose `expires:` is this moment or earlier
 
 
 class Hit(NamedTuple):
@@ -104,6 +105,7 @@ def build_schema() -> Any:
         status=fields.ID(),  # active | superseded
         archived=fields.ID(),  # yes | no
         open_task=fields.ID(),  # yes | no
+        expires=fields.ID(),  # expiry_term of the entry's `expires:`; absent when it has none
         header=fields.STORED(),
         content=fields.TEXT(stored=True, analyzer=content_analyzer()),
     )
@@ -125,6 +127,7 @@ def to_document(entry: Entry, fingerprint: str) -> dict[str, Any]:
         "status": "superseded" if entry.is_superseded else "active",
         "archived": "yes" if entry.archived else "no",
         "open_task": "yes" if entry.is_open_task else "no",
+        **({"expires": expiry_term(entry.expires)} if entry.expires else {}),
         "header": json.dumps(entry.header),
         "content": entry.body,
     }
@@ -138,6 +141,11 @@ def rank_key(entry: Entry) -> int:
         KIND_CODES.index(entry.kind) if entry.kind in KIND_CODES else UNKNOWN_KIND,
         entry.is_open_task or entry.is_pinned,
     ).pack()
+
+
+def expiry_term(moment: datetime) -> str:
+    """A moment as an index term that sorts as it does: seconds since 1970, zero-padded."""
+    return f"{max(0, int(moment.timestamp())):012d}"
 
 
 def to_entry(stored: Mapping[str, Any]) -> Entry:
@@ -562,6 +570,7 @@ class SearchIndex:
             filters.include_superseded,
             filters.include_archived,
             filters.viewer,
+            filters.expired_by,
         )
         if key not in self._masks:
             hidden: frozenset[int] = frozenset()
@@ -571,11 +580,27 @@ class SearchIndex:
                 hidden |= self._docs("status", "superseded")
             if not filters.include_archived:
                 hidden |= self._docs("archived", "yes")
+            if filters.expired_by is not None:
+                hidden |= self._expired(filters.expired_by)
             private = self._docs("scope", "private")
             if filters.viewer:
                 private -= self._docs("visible_to", filters.viewer)
             self._masks[key] = hidden | private
         return self._masks[key]
+
+    def _expired(self, moment: datetime) -> frozenset[int]:
+        """The documents whose expiry is `moment` or earlier: few entries expire, so the
+        field's terms (one per expiry date) are read, not its postings."""
+        cutoff = expiry_term(moment)
+        reader = self.reader()
+        if not reader.doc_count_all():
+            return frozenset()
+        found: frozenset[int] = frozenset()
+        for raw in reader.lexicon("expires"):
+            term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+            if term <= cutoff:
+                found |= self._docs("expires", term)
+        return found
 
     def _rank(
         self, reader: Any, scored: list[tuple[int, float]], ranking: Ranking

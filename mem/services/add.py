@@ -32,6 +32,7 @@ def add(
     header: tuple[tuple[str, str], ...] = (),
     now: datetime | None = None,
     feedback: Feedback = QUIET,
+    expires: datetime | None = None,
 ) -> Entry:
     """Write a new entry at the top of the agent's category file and return it. A fact past
     the agent's cap sends the least reinforced, oldest one to the archive, as a commit does."""
@@ -57,6 +58,10 @@ def add(
     pairs: list[tuple[str, str]] = [("kind", kind)]
     if pin:
         pairs.append(("pin", "true"))
+    if expires is not None:
+        if expires <= moment:
+            raise InvalidInput("--expires must be later than now")
+        pairs.append(("expires", f"{expires.astimezone(UTC):%Y-%m-%dT%H:%MZ}"))
     if older is not None:
         pairs.append(("supersedes", older.id))
     if scope == "shared":
@@ -154,3 +159,23 @@ def write_entry(
     """Insert a rendered entry into a category file (creating it) and return it as parsed."""
     block = entry_codec.render_entry(entry_id, moment, tags, body, header)
     return operations.insert(vault, ref, block, {entry_id})[0]
+
+
+def parse_expires(text: str, now: datetime | None = None) -> datetime:
+    """Read `--expires`: a time from now (12h, 30d, 2w, 3mo, 1y) or a date (2026-12-31)."""
+    from datetime import timedelta
+
+    from mem.services.search import SINCE_AGO, SINCE_UNITS_DAYS
+
+    moment = now or datetime.now(UTC)
+    ahead = SINCE_AGO.fullmatch(text.strip())
+    try:
+        if ahead:
+            days = SINCE_UNITS_DAYS[ahead.group("unit").lower()]
+            return moment + timedelta(days=int(ahead.group("count")) * days)
+        return entry_codec.parse_date(text)
+    except (ValueError, OverflowError):
+        raise InvalidInput(
+            f"cannot read --expires {text!r}; give a date (2026-12-31) or a time from now "
+            "(12h, 30d, 2w, 3mo, 1y)"
+        ) from None

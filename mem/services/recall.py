@@ -178,7 +178,7 @@ def recall(
         raise InvalidInput(f"--budget must be at least {MIN_BUDGET} tokens")
     moment = now or datetime.now(UTC)
     index = fresh_index(vault, feedback)
-    visible = Filters(viewer=agent, include_archived=False)
+    visible = Filters(viewer=agent, include_archived=False, expired_by=moment)
 
     checkpoint = session.live_checkpoint(vault, agent, moment)
     last = session.newest(index, agent, "handoffs", agent, vault)
@@ -259,7 +259,7 @@ def recall(
         facts = [e for e in matching if e.category == "facts" and e.agent == folder]
         if len([e for e in facts if e.id not in chosen]) < LIMITS[key]:
             facts += index.top(  # then the most reinforced, newest first
-                Filters(agent=folder, category="facts", viewer=agent, include_archived=False),
+                visible._replace(agent=folder, category="facts"),
                 LIMITS[key] + len(facts),
                 by="reinforced",
             )
@@ -267,7 +267,7 @@ def recall(
         if key == "knowledge":
             plan.append(Phase("team", team_candidates(settings, index, agent, moment)))
     open_tasks = index.top(
-        Filters(agent=agent, viewer=agent, include_archived=False, open_tasks_only=True),
+        visible._replace(agent=agent, open_tasks_only=True),
         OPEN_TASKS_SCAN,
     )
     order = {entry.id: n for n, entry in enumerate(matching)}
@@ -447,7 +447,7 @@ def newest(
     found: list[Entry] = []
     for who in agents:
         found += index.top(
-            Filters(agent=who, category=category, viewer=visible.viewer, include_archived=False),
+            visible._replace(agent=who, category=category),
             limit,
         )
     found.sort(key=lambda e: (e.date, e.id), reverse=True)

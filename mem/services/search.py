@@ -40,8 +40,9 @@ def ranking_for(settings: Settings, now: datetime, decay: bool = True) -> Rankin
     return Ranking(now, settings.half_life_days, decay, settings.decay_floor)
 
 
-def filters_of(settings: Settings, query: Query) -> Filters:
-    """Check a query's filters and turn them into index filters."""
+def filters_of(settings: Settings, query: Query, now: datetime | None = None) -> Filters:
+    """Check a query's filters and turn them into index filters. Entries past their `expires:`
+    are hidden as of `now`, unless the query asks for all (`--all`)."""
     if query.agent is not None and query.agent != "_shared":
         check_agent(query.agent)
     for agent in query.exclude_agents:
@@ -60,6 +61,7 @@ def filters_of(settings: Settings, query: Query) -> Filters:
         viewer=settings.agent,
         include_superseded=query.include_superseded,
         open_tasks_only=query.open_tasks_only,
+        expired_by=None if query.include_superseded else (now or datetime.now(UTC)),
     )
 
 
@@ -70,9 +72,10 @@ def search(
     vault = settings.require_vault()
     if not query.text.strip():
         raise InvalidInput("nothing to search for; give some words")
-    filters = filters_of(settings, query)
+    moment = now or datetime.now(UTC)
+    filters = filters_of(settings, query, moment)
     index = fresh_index(vault, feedback)
-    ranking = ranking_for(settings, now or datetime.now(UTC), query.decay)
+    ranking = ranking_for(settings, moment, query.decay)
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
     placed = with_lines(vault, [hit.entry for hit in found])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
@@ -176,8 +177,11 @@ def notes_for(settings: Settings, tool_input: Mapping[str, Any]) -> tuple[list[s
     wanted = list(patterns(targets))
     found: list[tuple[Entry, str]] = []
     words = [name.split()[0].lower() for name, _ in wanted]
+    now = datetime.now(UTC)
     for entry in fresh_notes(settings.require_vault(), words):
-        if entry.archived or entry.is_superseded or not visible(entry, agent):
+        if entry.archived or entry.is_superseded or entry.has_expired(now):
+            continue
+        if not visible(entry, agent):
             continue
         named = next((name for name, pattern in wanted if pattern.search(entry.body)), None)
         if named is not None:

@@ -69,11 +69,12 @@ def add_to_user_vault(
     tags: tuple[str, ...] = (),
     pin: bool = False,
     now: datetime | None = None,
+    expires: datetime | None = None,
 ) -> Entry:
     from mem.services.add import add
 
     user = settings_for(settings, create=True)
-    return add(user, text, category, kind, tags, "shared", pin=pin, now=now)
+    return add(user, text, category, kind, tags, "shared", pin=pin, now=now, expires=expires)
 
 
 def about_you(settings: Settings, task: str = "") -> list[Entry]:

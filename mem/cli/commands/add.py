@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import typer
@@ -45,6 +46,15 @@ def add(
         typer.Option("--supersedes", help="Id of the entry this one replaces.", show_default=False),
     ] = None,
     pin: Annotated[bool, typer.Option("--pin", help="Never compact this entry away.")] = False,
+    expires: Annotated[
+        str | None,
+        typer.Option(
+            "--expires",
+            help="Hide it from recall and search after this date (2026-12-31) or time from now "
+            "(30d, 2w, 3mo); --all still shows it.",
+            show_default=False,
+        ),
+    ] = None,
     agent: AgentOption = None,
     vault: VaultOption = None,
     as_json: JsonFlag = False,
@@ -53,8 +63,9 @@ def add(
 
     Example: mem add "Chose bcrypt over argon2: argon2 does not build on Alpine" -c decisions
     """
+    until = add_service.parse_expires(expires) if expires else None
     if scope == "user":
-        add_for_you(ctx, text, category, kind, tags, supersedes, pin, agent, vault, as_json)
+        add_for_you(ctx, text, category, kind, tags, supersedes, pin, until, agent, vault, as_json)
         return
     entry = add_service.add(
         settings_of(ctx, vault=vault, agent=agent),
@@ -66,6 +77,7 @@ def add(
         supersedes=supersedes,
         pin=pin,
         feedback=feedback.for_people(),
+        expires=until,
     )
     render.added(entry, as_json)
 
@@ -78,6 +90,7 @@ def add_for_you(
     tags: str,
     supersedes: str | None,
     pin: bool,
+    until: datetime | None,
     agent: str | None,
     vault: str | None,
     as_json: bool,
@@ -90,7 +103,7 @@ def add_for_you(
         raise InvalidInput("--supersedes is not taken with --scope user; use mem edit there")
     settings = settings_of(ctx, vault=vault, agent=agent)
     entry = user_vault.add_to_user_vault(
-        settings, text_or_stdin(text), category, kind, (tags,), pin=pin
+        settings, text_or_stdin(text), category, kind, (tags,), pin=pin, expires=until
     )
     render.added(entry, as_json)
     if not as_json:
