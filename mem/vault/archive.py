@@ -1,0 +1,56 @@
+"""Move entries from a category file to its archive (`archive/<category>.md`), losing nothing.
+
+The archive is written first and the entries taken out of the hot file after, each write atomic:
+a process killed in between leaves a copy in both files, never a loss, and the next move takes
+such copies out of the hot file first without archiving them twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from pathlib import Path
+
+from mem.model import Entry
+from mem.vault import entries as entry_codec
+from mem.vault import layout, store
+
+
+def archive_ref(ref: layout.FileRef) -> layout.FileRef:
+    return layout.file_ref(ref.agent, ref.category, ref.scope, archived=True)
+
+
+def move_to_archive(
+    vault: Path,
+    ref: layout.FileRef,
+    choose: Callable[[list[Entry]], Collection[str]],
+) -> list[Entry]:
+    """Under the hot file's lock, move the entries `choose` names (given the file's entries
+    as they are then) to the archive; return those newly archived."""
+    archive = archive_ref(ref)
+    with store.locked(vault, ref.path):
+        parsed = entry_codec.parse_ref(store.read_strict(vault, ref.path), ref)
+        archived = {
+            entry.id
+            for entry in entry_codec.parse_ref(store.read_text(vault, archive.path), archive).entries
+        }
+        wanted = set(choose([span.entry for span in parsed.spans]))
+        leaving = [s for s in parsed.spans if s.entry.id in wanted or s.entry.id in archived]
+        if not leaving:
+            return []
+
+        def add_to_archive(old: str) -> str:
+            text = old or entry_codec.new_file_text(ref.agent, ref.category)
+            present = {entry.id for entry in entry_codec.parse_ref(text, archive).entries}
+            for span in leaving:
+                if span.entry.id not in present:
+                    block = parsed.text[span.start : span.end].rstrip("\n") + "\n\n"
+                    text = entry_codec.insert_entry(entry_codec.parse_ref(text, archive), block)
+                    present.add(span.entry.id)
+            return text
+
+        store.update(vault, archive.path, add_to_archive)
+        text = parsed.text
+        for span in sorted(leaving, key=lambda s: s.start, reverse=True):
+            text = text[: span.start] + text[span.end :].lstrip("\r\n")
+        store.write_atomic(vault, ref.path, text)
+    return [span.entry for span in leaving if span.entry.id not in archived]
