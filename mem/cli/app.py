@@ -37,6 +37,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("forget", "forget", "forget"),
     ("task", "task", "app"),
     ("export", "export", "export"),
+    ("compact", "compact", "compact"),
     ("doctor", "doctor", "doctor"),
     ("stats", "stats", "stats"),
 )

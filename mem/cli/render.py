@@ -554,3 +554,28 @@ def ran(report: RunReport) -> None:
     elif report.handoff is not None:
         parts.append(f"handoff {report.handoff.id}")
     say("mem run: " + "; ".join(parts or ["nothing to remember"]))
+
+
+def compacted(report: Any) -> None:
+    """What compact moved, file by file, as a table; then how much stays in view."""
+    archived = [step for step in report.steps if step.action == "archive"]
+    removed = [step for step in report.steps if step.action != "archive"]
+    verb = "would move" if report.dry_run else "moved"
+    if not report.steps:
+        sys.stdout.write(f"nothing to compact: {report.kept} entries in {report.files} files\n")
+        return
+    if archived:
+        from rich.table import Table
+
+        table = Table(title=f"{verb} to the archive", title_justify="left")
+        for column in ("file", "reason", "entries"):
+            table.add_column(column, justify="right" if column == "entries" else "left")
+        for step in archived:
+            table.add_row(step.path, step.reason, str(len(step.ids)))
+        console().print(table)
+    for step in removed:
+        what = "checkpoint" if step.action == "remove-checkpoint" else "migration backup"
+        done = "would remove" if report.dry_run else "removed"
+        sys.stdout.write(f"{done} {what} {step.path}{f' ({step.reason})' if step.reason else ''}\n")
+    total = sum(len(step.ids) for step in archived)
+    sys.stdout.write(f"{total} entries {verb}; {report.kept} stay in {report.files} files\n")

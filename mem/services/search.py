@@ -60,6 +60,7 @@ def filters_of(settings: Settings, query: Query, now: datetime | None = None) ->
         exclude_agents=query.exclude_agents,
         viewer=settings.agent,
         include_superseded=query.include_superseded,
+        include_archived=query.include_superseded,  # --all: the archive too
         open_tasks_only=query.open_tasks_only,
         expired_by=None if query.include_superseded else (now or datetime.now(UTC)),
     )

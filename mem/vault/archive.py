@@ -25,15 +25,19 @@ def move_to_archive(
     choose: Callable[[list[Entry]], Collection[str]],
 ) -> list[Entry]:
     """Under the hot file's lock, move the entries `choose` names (given the file's entries
-    as they are then) to the archive; return those newly archived."""
+    as they are then, but for copies already in the archive) to the archive; return those newly
+    archived."""
     archive = archive_ref(ref)
     with store.locked(vault, ref.path):
         parsed = entry_codec.parse_ref(store.read_strict(vault, ref.path), ref)
         archived = {
             entry.id
-            for entry in entry_codec.parse_ref(store.read_text(vault, archive.path), archive).entries
+            for entry in entry_codec.parse_ref(
+                store.read_text(vault, archive.path), archive
+            ).entries
         }
-        wanted = set(choose([span.entry for span in parsed.spans]))
+        # Copies a killed move left in both files leave anyway; `choose` judges the rest.
+        wanted = set(choose([s.entry for s in parsed.spans if s.entry.id not in archived]))
         leaving = [s for s in parsed.spans if s.entry.id in wanted or s.entry.id in archived]
         if not leaving:
             return []

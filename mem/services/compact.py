@@ -1,0 +1,198 @@
+"""`mem compact`: keep the files agents and people read small, and lose nothing.
+
+Entries age through three tiers:
+- hot (up to HOT_DAYS old): never touched;
+- warm (up to COLD_DAYS): superseded ones go to the archive;
+- cold (older): in each category file the KEEP_NEWEST newest stay, with every pinned entry,
+  every open task and the KEEP_FACTS most important facts; the rest go to the archive.
+An entry past its `expires:` date goes to the archive whatever its age.
+
+Everything that leaves a hot file is in `archive/<category>.md` (still found by `mem search
+--all`, never recalled), written there before it is taken out, so a run killed at any point
+loses nothing and the next run finishes the move. A second run finds nothing to do and writes
+nothing. Expired and damaged checkpoints and the `.md.bak` files a migration left are removed.
+Every step goes to `.mem/compact-log.jsonl`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import NamedTuple
+
+from mem.config import Settings
+from mem.model import Entry
+from mem.services.feedback import QUIET, Feedback
+from mem.vault import layout, state, store
+
+HOT_DAYS = 7
+COLD_DAYS = 30
+KEEP_NEWEST = 20  # per category file, whatever their age
+KEEP_FACTS = 10  # the most important cold facts of a file stay too
+CHECKPOINT_DAYS = 7
+LOG_FILE = f"{layout.STATE_DIR}/compact-log.jsonl"
+RUN_LOCK = f"{layout.STATE_DIR}/compact"
+CAPTURED = ("commit", "import")  # `source:` values of entries no person wrote
+
+
+class Step(NamedTuple):
+    """One thing compact did (or, in a dry run, would do)."""
+
+    action: str  # archive | remove-checkpoint | remove-backup
+    path: str  # vault-relative
+    ids: tuple[str, ...] = ()
+    reason: str = ""  # expired | superseded | cold | damaged | old
+
+
+class CompactReport(NamedTuple):
+    steps: tuple[Step, ...]
+    files: int  # category files looked at
+    kept: int  # entries left in them
+    dry_run: bool
+
+
+def importance(entry: Entry) -> float:
+    """How much an entry is worth keeping in view, from what the vault knows of it: each time
+    it was seen again counts 1; each further agent that holds it (a shared entry's `by:`) 2; a
+    person writing it rather than a capture 2; pinned, everything. Superseded: nothing."""
+    if entry.is_superseded:
+        return 0.0
+    if entry.is_pinned:
+        return float("inf")
+    holders = [name for name in entry.get("by").split(",") if name.strip()]
+    by_hand = not entry.get("source").startswith(CAPTURED)
+    return entry.reinforced + 2.0 * max(0, len(holders) - 1) + (2.0 if by_hand else 0.0)
+
+
+def leaving(entries: list[Entry], now: datetime) -> dict[str, str]:
+    """The entries of one category file that go to the archive, and why."""
+    hot, cold = now - timedelta(days=HOT_DAYS), now - timedelta(days=COLD_DAYS)
+    reasons: dict[str, str] = {}
+    for entry in entries:
+        if entry.has_expired(now):
+            reasons[entry.id] = "expired"
+        elif entry.is_superseded and entry.date < hot:
+            reasons[entry.id] = "superseded"
+    staying = [e for e in entries if e.id not in reasons]
+    if not staying or staying[0].category == "handoffs":
+        return reasons  # handoffs leave by roll-up, not by count
+    newest = sorted(staying, key=lambda e: (e.date, e.id), reverse=True)[:KEEP_NEWEST]
+    facts = sorted(
+        (e for e in staying if e.category == "facts"),
+        key=lambda e: (importance(e), e.date),
+        reverse=True,
+    )[:KEEP_FACTS]
+    kept = {e.id for e in (*newest, *facts)}
+    for entry in staying:
+        stays = entry.id in kept or entry.is_pinned or entry.is_open_task
+        if entry.date < cold and not stays:
+            reasons[entry.id] = "cold"
+    return reasons
+
+
+def compact(
+    settings: Settings,
+    dry_run: bool = False,
+    now: datetime | None = None,
+    feedback: Feedback = QUIET,
+) -> CompactReport:
+    """Compact the vault (see the module's docstring); with `dry_run`, say what would go."""
+    from mem.vault import entries as entry_codec
+    from mem.vault.archive import move_to_archive
+
+    vault = settings.require_vault()
+    moment = now or datetime.now(UTC)
+    steps: list[Step] = []
+    kept = 0
+    with store.locked(vault, RUN_LOCK):
+        steps += stale_checkpoints(vault, moment, dry_run)
+        steps += migration_backups(vault, dry_run)
+        refs = [ref for ref in layout.category_files(vault) if not ref.archived]
+        for done, ref in enumerate(refs, start=1):
+            why: dict[str, str] = {}
+
+            def choose(entries: list[Entry], why: dict[str, str] = why) -> list[str]:
+                why.update(leaving(entries, moment))
+                return list(why)
+
+            if dry_run:
+                parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+                choose(list(parsed.entries))
+                kept += len(parsed.entries) - len(why)
+            else:
+                move_to_archive(vault, ref, choose)
+                kept += len(entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries)
+            steps += archive_steps(ref.path, why)
+            if feedback.progress is not None and len(refs) > 1:
+                feedback.progress(done, len(refs))
+        if not dry_run:
+            write_log(vault, steps, moment)
+            if steps:
+                from mem.services.refresh import fresh_index
+
+                fresh_index(vault, feedback)
+    return CompactReport(tuple(steps), len(refs), kept, dry_run)
+
+
+def archive_steps(path: str, why: dict[str, str]) -> list[Step]:
+    by_reason: dict[str, list[str]] = {}
+    for entry_id, reason in why.items():
+        by_reason.setdefault(reason, []).append(entry_id)
+    return [
+        Step("archive", path, tuple(sorted(ids)), reason)
+        for reason, ids in sorted(by_reason.items())
+    ]
+
+
+def stale_checkpoints(vault: Path, now: datetime, dry_run: bool) -> list[Step]:
+    """Checkpoints older than CHECKPOINT_DAYS (recall ignores them already) and damaged ones."""
+    steps = []
+    folder = vault / state.STATE_FOLDER
+    for path in sorted(folder.glob("*/checkpoint.json")) if folder.is_dir() else ():
+        agent = path.parent.name
+        checkpoint = state.read_checkpoint(vault, agent)
+        if checkpoint is None:
+            reason = "damaged"
+        elif now - checkpoint.saved > timedelta(days=CHECKPOINT_DAYS):
+            reason = "old"
+        else:
+            continue
+        if not dry_run:
+            path.unlink(missing_ok=True)
+        steps.append(Step("remove-checkpoint", path.relative_to(vault).as_posix(), (), reason))
+    return steps
+
+
+def migration_backups(vault: Path, dry_run: bool) -> list[Step]:
+    """The `.md.bak` copies `mem migrate` keeps of the files it converted."""
+    steps = []
+    for path in sorted(backups(vault)):
+        if not dry_run:
+            path.unlink(missing_ok=True)
+        steps.append(Step("remove-backup", path.relative_to(vault).as_posix()))
+    return steps
+
+
+def backups(vault: Path) -> Iterable[Path]:
+    for root, folders, files in os.walk(vault):
+        folders[:] = [name for name in folders if name not in (".git", layout.STATE_DIR)]
+        for name in files:
+            if name.endswith(".md.bak"):
+                yield Path(root) / name
+
+
+def write_log(vault: Path, steps: list[Step], moment: datetime) -> None:
+    """Append one JSON line per step; nothing when nothing was done (a second run)."""
+    if not steps:
+        return
+    stamp = f"{moment.astimezone(UTC):%Y-%m-%dT%H:%M:%SZ}"
+    lines = "".join(
+        json.dumps({"at": stamp, **step._asdict()}, ensure_ascii=False) + "\n" for step in steps
+    )
+    path = vault / LOG_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as log:
+        log.write(lines)

@@ -1,0 +1,161 @@
+"""`mem compact`: tiers by age, nothing lost (proven on the multiset of entries), a second run
+changes no byte, and a run killed at any point leaves every file whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from mem.config import load_settings
+from mem.vault import entries as entry_codec
+from mem.vault import layout
+from tests.cli.helpers import ok
+
+NOW = datetime.now(UTC)
+
+
+def write_file(vault: Path, agent: str, category: str, entries: list[tuple[str, int, str, str]]):
+    """A category file written by hand: (id, age in days, extra header, body), newest first."""
+    blocks = []
+    for entry_id, days, extra, body in sorted(entries, key=lambda e: e[1]):
+        kind = (
+            layout.file_ref(agent, category).category.rstrip("s") if category != "facts" else "fact"
+        )
+        kind = {
+            "decision": "decision",
+            "lesson": "lesson",
+            "task": "task",
+            "handoff": "handoff",
+        }.get(kind, kind if category != "projects" else "project")
+        moment = NOW - timedelta(days=days)
+        header = f"<!-- id:{entry_id} kind:{kind}{' ' + extra if extra else ''} -->"
+        blocks.append(f"{header}\n## {moment:%Y-%m-%dT%H:%MZ}\n\n{body}\n\n---\n")
+    folder = vault / agent
+    folder.mkdir(exist_ok=True)
+    text = entry_codec.new_file_text(agent, category) + "\n".join(blocks)
+    (folder / f"{category}.md").write_text(text, encoding="utf-8")
+
+
+def every_entry(vault: Path) -> Counter:
+    """(id, body) of every entry, hot files and archives alike."""
+    found: Counter = Counter()
+    for ref in layout.category_files(vault):
+        parsed = entry_codec.parse_ref((vault / ref.path).read_text(encoding="utf-8"), ref)
+        assert not parsed.problems, (ref.path, parsed.problems)
+        found.update((entry.id, entry.body) for entry in parsed.entries)
+    return found
+
+
+def hot_ids(vault: Path, agent: str, category: str) -> set[str]:
+    ref = layout.file_ref(agent, category)
+    text = (vault / ref.path).read_text(encoding="utf-8")
+    return {entry.id for entry in entry_codec.parse_ref(text, ref).entries}
+
+
+def big_vault(vault: Path) -> None:
+    decisions = [
+        (f"d{n:03d}", n, "", f"Decision number {n} about module {n % 7}.") for n in range(60)
+    ]
+    decisions.append(("dsup", 40, "superseded-by:d001", "An old decision, replaced."))
+    decisions.append(("dpin", 90, "pin:true", "A pinned decision that never leaves."))
+    decisions.append(("dexp", 1, "expires:2026-01-01T00:00Z", "A freeze that has ended."))
+    write_file(vault, "dev", "decisions", decisions)
+    tasks = [(f"t{n:03d}", 35 + n, "", f"- [ ] open task {n}") for n in range(25)]
+    tasks += [(f"x{n:03d}", 35 + n, "", f"- [x] done task {n}") for n in range(25)]
+    write_file(vault, "dev", "tasks", tasks)
+    facts = [(f"f{n:03d}", 31 + n, f"reinforced:{n % 5}", f"Fact {n}.") for n in range(40)]
+    write_file(vault, "dev", "facts", facts)
+
+
+def test_tiers_nothing_lost_and_a_second_run_changes_no_byte(mem, vault):
+    big_vault(vault)
+    before = every_entry(vault)
+    report = json.loads(ok(mem("compact", "--json")).stdout)
+    assert every_entry(vault) == before  # the multiset: hot + archive after = all before
+    decisions = hot_ids(vault, "dev", "decisions")
+    assert {f"d{n:03d}" for n in range(20)} <= decisions  # the 20 newest, hot and warm included
+    assert {f"d{n:03d}" for n in range(30, 60)}.isdisjoint(decisions)  # cold beyond them: gone
+    assert "dpin" in decisions and "dsup" not in decisions and "dexp" not in decisions
+    tasks = hot_ids(vault, "dev", "tasks")
+    assert {f"t{n:03d}" for n in range(25)} <= tasks  # every open task stays
+    assert {f"x{n:03d}" for n in range(25)} & tasks == {f"x{n:03d}" for n in range(10)}
+    facts = hot_ids(vault, "dev", "facts")
+    assert len(facts) == 20 + len({f"f{n:03d}" for n in range(20, 40) if n % 5 == 4} - set())
+    reasons = {step["reason"] for step in report["steps"] if step["action"] == "archive"}
+    assert reasons == {"cold", "superseded", "expired"}
+    files = {p: p.read_bytes() for p in vault.rglob("*") if p.is_file() and ".mem" not in p.parts}
+    second = json.loads(ok(mem("compact", "--json")).stdout)
+    assert second["steps"] == []
+    assert {p: p.read_bytes() for p in files} == files
+    log = (vault / ".mem" / "compact-log.jsonl").read_text().splitlines()
+    assert len(log) == len(report["steps"])  # the second run logged nothing
+
+
+def test_archived_entries_are_found_with_all_and_never_recalled(mem, vault):
+    big_vault(vault)
+    ok(mem("compact"))
+    assert "d050" not in ok(mem("search", "Decision number 50", "--json")).stdout
+    assert "d050" in ok(mem("search", "Decision number 50", "--all", "--json")).stdout
+    assert "Decision number 50 " not in ok(mem("recall", "-a", "dev", "--task", "module")).stdout
+
+
+def test_dry_run_changes_nothing_and_says_what_would_move(mem, vault):
+    big_vault(vault)
+    files = {p: p.read_bytes() for p in vault.rglob("*.md")}
+    shown = ok(mem("compact", "--dry-run")).stdout
+    assert "would move" in shown and "dev/decisions.md" in shown
+    assert {p: p.read_bytes() for p in vault.rglob("*.md")} == files
+    assert not (vault / ".mem" / "compact-log.jsonl").exists()
+
+
+def test_old_and_damaged_checkpoints_and_migration_backups_go(mem, vault):
+    states = vault / ".mem" / "state"
+    for agent, saved in (("old", NOW - timedelta(days=9)), ("new", NOW - timedelta(days=1))):
+        (states / agent).mkdir(parents=True)
+        (states / agent / "checkpoint.json").write_text(
+            json.dumps({"saved": saved.isoformat(), "status": "active", "task": "x"})
+        )
+    (states / "bad").mkdir()
+    (states / "bad" / "checkpoint.json").write_text("{not json")
+    (vault / "dev.md.bak").write_text("## Decisions\n- old flat file\n")
+    ok(mem("compact"))
+    assert not (states / "old" / "checkpoint.json").exists()
+    assert not (states / "bad" / "checkpoint.json").exists()
+    assert (states / "new" / "checkpoint.json").exists()
+    assert not (vault / "dev.md.bak").exists()
+
+
+def test_a_compaction_killed_anywhere_loses_nothing(vault, tmp_path):
+    big_vault(vault)
+    before = every_entry(vault)
+    rng = random.Random(7)
+    for _ in range(6):
+        run = subprocess.Popen(
+            [sys.executable, "-m", "mem", "compact"],
+            cwd=vault.parent,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.05, 0.6))
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        assert every_entry(vault) >= before  # copies may sit in both files; nothing is missing
+        assert set(every_entry(vault)) == set(before)
+    subprocess.run(
+        [sys.executable, "-m", "mem", "compact"],
+        cwd=vault.parent,
+        check=True,
+        capture_output=True,
+        env={**os.environ},
+    )
+    assert every_entry(vault) == before  # the finishing run took the copies out of the hot files
+    settings = load_settings(vault_flag=str(vault))
+    assert settings.vault == vault.resolve()
