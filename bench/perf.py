@@ -22,6 +22,8 @@ and reports medians:
 - `full rebuild`               `rm -rf .memory/.mem/index`, then one `mem search`
 - `hook SessionStart`          `mem hook claude-code` given a SessionStart event (the recall)
 - `hook PreToolUse`            `mem hook claude-code` given an Edit of a file lessons name
+- `mem compact`                 one compaction of the vault (timed once, last: it moves entries)
+- `recall before/after compact` `mem recall` on the vault and on a compacted copy, in turn
 
 The machine may set PYTHONDONTWRITEBYTECODE=1; with an editable install that would make every run
 recompile mem's sources. The subprocesses run without that variable, after one warm-up run, so
@@ -29,7 +31,7 @@ recompile mem's sources. The subprocesses run without that variable, after one w
 
 Goals, checked at the largest size (normally N = 10,000): search ≤ 120 ms median, recall ≤ 150
 ms median, --help ≤ 2.5 × `python -c pass`, full rebuild ≤ 15 s, edit-then-search ≤ 250 ms,
-the PreToolUse hook ≤ 100 ms.
+the PreToolUse hook ≤ 100 ms, a compaction ≤ 10 s, and recall after it no slower (≤ 1.1 ×).
 """
 
 from __future__ import annotations
@@ -92,6 +94,8 @@ GOAL_HELP_RATIO = 2.5
 GOAL_REBUILD_MS = 15_000.0
 GOAL_EDIT_MS = 250.0
 GOAL_PRE_TOOL_MS = 100.0  # issue 13: the lookup before every edit and command
+GOAL_COMPACT_MS = 10_000.0  # issue 14: one compaction of the whole vault
+GOAL_RECALL_AFTER_COMPACT = 1.10  # issue 14: recall no slower after it (within run-to-run noise)
 
 # --- word lists: a small technical vocabulary, so each query matches a subset --------------------
 
@@ -537,10 +541,28 @@ def measure_size(
         rebuilds.append(run_checked(search(QUERIES[0]), env, folder))
     log(f"N={n}: full rebuild timed ({args.rebuild_runs} runs)")
 
+    # One compaction (a second has nothing to do) of a copy of the vault, then recall on the
+    # copy and on the original in turn, so drift on the machine hits both alike: a compacted
+    # vault should recall no slower.
+    compacted = folder.parent / f"{folder.name}-compacted"
+    shutil.copytree(folder, compacted)
+    moved = compacted / ".memory"
+    compacts = [run_checked([*mem, "--vault", str(moved), "compact"], env, compacted)]
+    run_checked([*mem, "--vault", str(moved), "recall", "--agent", "dev"], env, compacted)
+    before, after = [], []
+    for run in range(args.runs):
+        before.append(run_checked(recall(run), env, folder))
+        same = [*recall(run)[:-1], str(moved)]  # the same agent and task, on the copy
+        after.append(run_checked(same, env, compacted))
+    log(f"N={n}: compact, and recall before and after it, timed")
+
     floor = statistics.median(times["python -c pass"]) * MS
     results = [summarize(n, metric, values, floor) for metric, values in times.items()]
     results.append(summarize(n, "edit + mem search", edits, floor))
     results.append(summarize(n, "full rebuild", rebuilds, floor))
+    results.append(summarize(n, "mem compact", compacts, floor))
+    results.append(summarize(n, "recall before compact", before, floor))
+    results.append(summarize(n, "recall after compact", after, floor))
     return results
 
 
@@ -556,6 +578,9 @@ def check_goals(results: list[Result]) -> list[Goal]:
         at["edit + mem search"].median_ms,
     )
     pre_tool = at["hook PreToolUse"].median_ms
+    compact = at["mem compact"].median_ms
+    before = at["recall before compact"].median_ms
+    after = at["recall after compact"].median_ms / before if before else 0.0
     return [
         Goal(n, "mem search median", search, GOAL_SEARCH_MS, "ms", search <= GOAL_SEARCH_MS),
         Goal(n, "mem recall median", recall, GOAL_RECALL_MS, "ms", recall <= GOAL_RECALL_MS),
@@ -571,6 +596,15 @@ def check_goals(results: list[Result]) -> list[Goal]:
             GOAL_PRE_TOOL_MS,
             "ms",
             pre_tool <= GOAL_PRE_TOOL_MS,
+        ),
+        Goal(n, "mem compact", compact, GOAL_COMPACT_MS, "ms", compact <= GOAL_COMPACT_MS),
+        Goal(
+            n,
+            "recall after / before compact",
+            after,
+            GOAL_RECALL_AFTER_COMPACT,
+            "x",
+            after <= GOAL_RECALL_AFTER_COMPACT,
         ),
     ]
 

@@ -35,6 +35,7 @@ KEEP_FACTS = 10  # the most important cold facts of a file stay too
 CHECKPOINT_DAYS = 7
 LOG_FILE = f"{layout.STATE_DIR}/compact-log.jsonl"
 RUN_LOCK = f"{layout.STATE_DIR}/compact"
+REBUILD_AT = 200  # entries moved past which the index is built again rather than updated
 CAPTURED = ("commit", "import")  # `source:` values of entries no person wrote
 
 
@@ -130,7 +131,12 @@ def compact(
                 feedback.progress(done, len(refs))
         if not dry_run:
             write_log(vault, steps, moment)
-            if steps:
+            moved = sum(len(step.ids) for step in steps if step.action == "archive")
+            if moved >= REBUILD_AT:
+                from mem.services.refresh import rebuild_index
+
+                rebuild_index(vault, feedback)
+            elif steps:
                 from mem.services.refresh import fresh_index
 
                 fresh_index(vault, feedback)

@@ -143,6 +143,15 @@ def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
     return fresh_index(vault).notes(words)
 
 
+def rebuild_index(vault: Path, feedback: Feedback = QUIET) -> int:
+    """Build the index again from the markdown, in one segment; return the number of entries.
+    After a change to most of the vault (a compaction moves thousands of entries) this costs
+    what an update would, and the update would leave the index in slower, holed segments."""
+    index = open_index(vault)
+    with store.locked(vault, INDEX_LOCK):
+        return rebuild(vault, index, layout.category_files(vault), feedback, damaged=False)
+
+
 def bring_up_to_date(vault: Path, index: SearchIndex, feedback: Feedback) -> SearchIndex:
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.

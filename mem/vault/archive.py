@@ -44,17 +44,29 @@ def move_to_archive(
 
         def add_to_archive(old: str) -> str:
             text = old or entry_codec.new_file_text(ref.agent, ref.category)
-            present = {entry.id for entry in entry_codec.parse_ref(text, archive).entries}
-            for span in leaving:
-                if span.entry.id not in present:
-                    block = parsed.text[span.start : span.end].rstrip("\n") + "\n\n"
-                    text = entry_codec.insert_entry(entry_codec.parse_ref(text, archive), block)
-                    present.add(span.entry.id)
-            return text
+            current = entry_codec.parse_ref(text, archive)
+            present = {entry.id for entry in current.entries}
+            # In one insertion, in the hot file's order (newest first): a compaction moves
+            # thousands, and parsing the archive again for each would cost their square.
+            blocks = "".join(
+                parsed.text[span.start : span.end].rstrip("\n") + "\n\n"
+                for span in leaving
+                if span.entry.id not in present
+            )
+            return entry_codec.insert_entry(current, blocks) if blocks else text
 
         store.update(vault, archive.path, add_to_archive)
-        text = parsed.text
-        for span in sorted(leaving, key=lambda s: s.start, reverse=True):
-            text = text[: span.start] + text[span.end :].lstrip("\r\n")
-        store.write_atomic(vault, ref.path, text)
+        store.write_atomic(vault, ref.path, without(parsed.text, leaving))
     return [span.entry for span in leaving if span.entry.id not in archived]
+
+
+def without(text: str, spans: list[entry_codec.EntrySpan]) -> str:
+    """The text with these entries cut out, each with the blank lines after it (one pass)."""
+    pieces, cursor = [], 0
+    for span in sorted(spans, key=lambda s: s.start):
+        pieces.append(text[cursor : span.start])
+        cursor = span.end
+        while cursor < len(text) and text[cursor] in "\r\n":
+            cursor += 1
+    pieces.append(text[cursor:])
+    return "".join(pieces)
