@@ -574,6 +574,12 @@ def compacted(report: Any) -> None:
             table.add_row(step.path, step.reason, str(len(step.ids)))
         console().print(table)
     for step in removed:
+        if step.action == "merge":
+            merged = "would merge" if report.dry_run else "merged"
+            sys.stdout.write(
+                f"{merged} {len(step.ids) - 1} near-duplicate(s) into {step.ids[0]} ({step.path})\n"
+            )
+            continue
         what = "checkpoint" if step.action == "remove-checkpoint" else "migration backup"
         done = "would remove" if report.dry_run else "removed"
         sys.stdout.write(f"{done} {what} {step.path}{f' ({step.reason})' if step.reason else ''}\n")

@@ -2,7 +2,9 @@
 
 Entries age through three tiers:
 - hot (up to HOT_DAYS old): never touched;
-- warm (up to COLD_DAYS): superseded ones go to the archive;
+- warm (up to COLD_DAYS): near-duplicates merge (the most reinforced survives, reinforced by
+  the others, which it supersedes; a text that says something failed never merges with one that
+  says it worked), and superseded entries go to the archive;
 - cold (older): in each category file the KEEP_NEWEST newest stay, with every pinned entry,
   every open task and the KEEP_FACTS most important facts; the rest go to the archive.
 An entry past its `expires:` date goes to the archive whatever its age.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -42,10 +45,17 @@ CAPTURED = ("commit", "import")  # `source:` values of entries no person wrote
 class Step(NamedTuple):
     """One thing compact did (or, in a dry run, would do)."""
 
-    action: str  # archive | remove-checkpoint | remove-backup
+    action: str  # merge | archive | remove-checkpoint | remove-backup
     path: str  # vault-relative
     ids: tuple[str, ...] = ()
-    reason: str = ""  # expired | superseded | cold | damaged | old
+    reason: str = ""  # near-duplicate | expired | superseded | cold | damaged | old
+
+
+FAILED = re.compile(
+    r"\b(?:fail(?:s|ed|ing|ure)?|broke(?:n)?|break(?:s)?|(?:did|does|do)\s*(?:n't|not)\s+work"
+    r"|never\s+work(?:s|ed)?|regress(?:ed|ion)?|revert(?:ed)?|crash(?:es|ed)?|wrong)\b",
+    re.IGNORECASE,
+)
 
 
 class CompactReport(NamedTuple):
@@ -94,6 +104,76 @@ def leaving(entries: list[Entry], now: datetime) -> dict[str, str]:
     return reasons
 
 
+def merges(entries: list[Entry], now: datetime) -> dict[str, list[Entry]]:
+    """Near-duplicates among the warm entries of one file: survivor id -> the entries it
+    absorbs. The survivor is the most reinforced, then the newest; an entry that says something
+    failed and one that does not are never one."""
+    from mem.extract import dedupe
+
+    hot, cold = now - timedelta(days=HOT_DAYS), now - timedelta(days=COLD_DAYS)
+    warm = [
+        e
+        for e in entries
+        if cold <= e.date < hot and not e.is_superseded and e.category != "handoffs"
+    ]
+    warm.sort(key=lambda e: (e.reinforced, e.date, e.id), reverse=True)
+    taken: set[str] = set()
+    groups: dict[str, list[Entry]] = {}
+    for n, survivor in enumerate(warm):
+        if survivor.id in taken:
+            continue
+        failed = bool(FAILED.search(survivor.body))
+        for other in warm[n + 1 :]:
+            if other.id in taken or other.is_pinned or other.is_open_task:
+                continue
+            if bool(FAILED.search(other.body)) != failed:
+                continue  # "X failed" and "X worked" are two things to know
+            if dedupe.is_same(survivor.body, other.body):
+                groups.setdefault(survivor.id, []).append(other)
+                taken.add(other.id)
+        taken.add(survivor.id)
+    return groups
+
+
+def merge_duplicates(
+    vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool
+) -> list[Step]:
+    """Merge the warm near-duplicates of one file: the survivor counts the others' sightings
+    and names them (`supersedes:`), each names it back (`superseded-by:`); the archive pass
+    then takes them out."""
+    from mem.vault import entries as entry_codec
+
+    steps: list[Step] = []
+
+    def change(text: str) -> str:
+        parsed = entry_codec.parse_ref(text, ref)
+        found = merges(list(parsed.entries), moment)
+        if not found:
+            return text
+        by_id = {entry.id: entry for entry in parsed.entries}
+        updates: dict[str, dict[str, str | None]] = {}
+        for survivor_id, others in found.items():
+            survivor = by_id[survivor_id]
+            earlier = [i for i in survivor.get("supersedes").split(",") if i]
+            gained = sum(other.reinforced + 1 for other in others)
+            updates[survivor_id] = {
+                "reinforced": str(survivor.reinforced + gained),
+                "supersedes": ",".join(dict.fromkeys([*earlier, *(o.id for o in others)])),
+            }
+            for other in others:
+                updates[other.id] = {"superseded-by": survivor_id}
+            steps.append(
+                Step("merge", ref.path, (survivor_id, *(o.id for o in others)), "near-duplicate")
+            )
+        return text if dry_run else entry_codec.with_headers(parsed, updates)
+
+    if dry_run:
+        change(store.read_text(vault, ref.path))
+    else:
+        store.update(vault, ref.path, change)
+    return steps
+
+
 def compact(
     settings: Settings,
     dry_run: bool = False,
@@ -113,6 +193,7 @@ def compact(
         steps += migration_backups(vault, dry_run)
         refs = [ref for ref in layout.category_files(vault) if not ref.archived]
         for done, ref in enumerate(refs, start=1):
+            steps += merge_duplicates(vault, ref, moment, dry_run)
             why: dict[str, str] = {}
 
             def choose(entries: list[Entry], why: dict[str, str] = why) -> list[str]:
