@@ -574,6 +574,13 @@ def compacted(report: Any) -> None:
             table.add_row(step.path, step.reason, str(len(step.ids)))
         console().print(table)
     for step in removed:
+        if step.action == "roll-up":
+            rolled = "would roll" if report.dry_run else "rolled"
+            sys.stdout.write(
+                f"{rolled} {len(step.ids) - 1} handoff(s) of {step.reason} into {step.ids[0]}"
+                f" ({step.path})\n"
+            )
+            continue
         if step.action == "merge":
             merged = "would merge" if report.dry_run else "merged"
             sys.stdout.write(

@@ -2,6 +2,8 @@
 
 Entries age through three tiers:
 - hot (up to HOT_DAYS old): never touched;
+- handoffs older than HOT_DAYS roll up into one per week, weeks older than a month into one per
+  month (see rollups.py);
 - warm (up to COLD_DAYS): near-duplicates merge (the most reinforced survives, reinforced by
   the others, which it supersedes; a text that says something failed never merges with one that
   says it worked), and superseded entries go to the archive;
@@ -45,10 +47,11 @@ CAPTURED = ("commit", "import")  # `source:` values of entries no person wrote
 class Step(NamedTuple):
     """One thing compact did (or, in a dry run, would do)."""
 
-    action: str  # merge | archive | remove-checkpoint | remove-backup
+    action: str  # roll-up | merge | archive | remove-checkpoint | remove-backup
     path: str  # vault-relative
     ids: tuple[str, ...] = ()
-    reason: str = ""  # near-duplicate | expired | superseded | cold | damaged | old
+    reason: str = ""  # a roll-up's period | near-duplicate | expired | rolled-up | superseded
+    # | cold | damaged | old
 
 
 FAILED = re.compile(
@@ -85,6 +88,8 @@ def leaving(entries: list[Entry], now: datetime) -> dict[str, str]:
     for entry in entries:
         if entry.has_expired(now):
             reasons[entry.id] = "expired"
+        elif entry.get("rolled-into"):
+            reasons[entry.id] = "rolled-up"
         elif entry.is_superseded and entry.date < hot:
             reasons[entry.id] = "superseded"
     staying = [e for e in entries if e.id not in reasons]
@@ -181,6 +186,7 @@ def compact(
     feedback: Feedback = QUIET,
 ) -> CompactReport:
     """Compact the vault (see the module's docstring); with `dry_run`, say what would go."""
+    from mem.services.rollups import roll_up
     from mem.vault import entries as entry_codec
     from mem.vault.archive import move_to_archive
 
@@ -193,6 +199,9 @@ def compact(
         steps += migration_backups(vault, dry_run)
         refs = [ref for ref in layout.category_files(vault) if not ref.archived]
         for done, ref in enumerate(refs, start=1):
+            if ref.category == "handoffs":
+                for period, rollup_id, ids in roll_up(vault, ref, moment, dry_run):
+                    steps.append(Step("roll-up", ref.path, (rollup_id, *ids), period))
             steps += merge_duplicates(vault, ref, moment, dry_run)
             why: dict[str, str] = {}
 

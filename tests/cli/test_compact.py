@@ -202,3 +202,48 @@ def test_warm_near_duplicates_merge_but_failed_and_worked_stay_apart(mem, vault)
     assert "superseded-by:l1" in archive and archive.count("superseded-by:l1") == 2
     assert every_entry(vault) == before
     assert json.loads(ok(mem("compact", "--json")).stdout)["steps"] == []
+
+
+def handoff(what: str, files: str = "", commits: str = "") -> str:
+    body = f"**What:** {what}"
+    if files:
+        body += "\n\n**Files changed:**\n" + "\n".join(f"- {f}" for f in files.split())
+    if commits:
+        body += "\n\n**Commits:**\n- " + commits
+    return body
+
+
+def test_old_handoffs_roll_up_by_week_then_by_month(mem, vault):
+    write_file(
+        vault,
+        "dev",
+        "handoffs",
+        [
+            ("h1", 1, "", handoff("Fixed the flaky upload test.")),
+            (
+                "h2",
+                9,
+                "",
+                handoff("Moved sessions server-side.", "app/session.py", "4f2a9c1 Sessions"),
+            ),
+            ("h3", 10, "", handoff("Added the CSV importer.", "app/csv.py tests/test_csv.py")),
+            ("h4", 60, "", handoff("Set up CI.", ".ci/run")),
+            ("h5", 62, "", handoff("First commit of the API.")),
+        ],
+    )
+    before = every_entry(vault)
+    report = json.loads(ok(mem("compact", "--json")).stdout)
+    rolled = [step for step in report["steps"] if step["action"] == "roll-up"]
+    assert all(step["path"] == "dev/handoffs.md" for step in rolled)
+    hot = (vault / "dev" / "handoffs.md").read_text(encoding="utf-8")
+    ids = hot_ids(vault, "dev", "handoffs")
+    assert "h1" in ids and not {"h2", "h3", "h4", "h5"} & ids  # the week's, not the hot one
+    assert "Moved sessions server-side. Files: app/session.py. Commits: 4f2a9c1 Sessions." in hot
+    assert "Set up CI. Files: .ci/run." in hot and "week(s) of" in hot  # the month's roll-up
+    assert "rolls-up:h2,h3" in hot or "rolls-up:h3,h2" in hot
+    archive = (vault / "dev" / "archive" / "handoffs.md").read_text(encoding="utf-8")
+    assert archive.count("rolled-into:") >= 4  # the sessions, and the weeks rolled into months
+    after = every_entry(vault)
+    assert all(after[key] == count for key, count in before.items())  # every original kept
+    again = json.loads(ok(mem("compact", "--json")).stdout)
+    assert again["steps"] == []
