@@ -104,9 +104,13 @@ class Entry(NamedTuple):
 
     @property
     def expires(self) -> datetime | None:
-        """When the entry stops being shown (`expires:` in its header); None when it never
-        does, or the date cannot be read (a typo hides nothing)."""
-        value = self.get("expires")
+        """When the entry stops being shown (`expires:` in its header), or None."""
+        return self.moment_of("expires")
+
+    def moment_of(self, key: str) -> datetime | None:
+        """A date in the header (`expires:`, `share-after:`); None when absent, or when it
+        cannot be read (a typo hides or shares nothing)."""
+        value = self.get(key)
         if not value:
             return None
         try:

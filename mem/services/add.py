@@ -33,6 +33,7 @@ def add(
     now: datetime | None = None,
     feedback: Feedback = QUIET,
     expires: datetime | None = None,
+    share_after: datetime | None = None,
 ) -> Entry:
     """Write a new entry at the top of the agent's category file and return it. A fact past
     the agent's cap sends the least reinforced, oldest one to the archive, as a commit does."""
@@ -62,6 +63,12 @@ def add(
         if expires <= moment:
             raise InvalidInput("--expires must be later than now")
         pairs.append(("expires", f"{expires.astimezone(UTC):%Y-%m-%dT%H:%MZ}"))
+    if share_after is not None:
+        if scope != "private":
+            raise InvalidInput("--share-after is for private entries; add --scope private")
+        if share_after <= moment:
+            raise InvalidInput("--share-after must be later than now")
+        pairs.append(("share-after", f"{share_after.astimezone(UTC):%Y-%m-%dT%H:%MZ}"))
     if older is not None:
         pairs.append(("supersedes", older.id))
     if scope == "shared":
@@ -161,8 +168,9 @@ def write_entry(
     return operations.insert(vault, ref, block, {entry_id})[0]
 
 
-def parse_expires(text: str, now: datetime | None = None) -> datetime:
-    """Read `--expires`: a time from now (12h, 30d, 2w, 3mo, 1y) or a date (2026-12-31)."""
+def parse_expires(text: str, now: datetime | None = None, option: str = "--expires") -> datetime:
+    """Read `--expires` (or `--share-after`): a time from now (12h, 30d, 2w, 3mo, 1y) or a
+    date (2026-12-31)."""
     from datetime import timedelta
 
     from mem.services.search import SINCE_AGO, SINCE_UNITS_DAYS
@@ -176,6 +184,6 @@ def parse_expires(text: str, now: datetime | None = None) -> datetime:
         return entry_codec.parse_date(text)
     except (ValueError, OverflowError):
         raise InvalidInput(
-            f"cannot read --expires {text!r}; give a date (2026-12-31) or a time from now "
+            f"cannot read {option} {text!r}; give a date (2026-12-31) or a time from now "
             "(12h, 30d, 2w, 3mo, 1y)"
         ) from None

@@ -47,7 +47,7 @@ CAPTURED = ("commit", "import")  # `source:` values of entries no person wrote
 class Step(NamedTuple):
     """One thing compact did (or, in a dry run, would do)."""
 
-    action: str  # roll-up | merge | archive | remove-checkpoint | remove-backup
+    action: str  # share | roll-up | merge | archive | remove-checkpoint | remove-backup
     path: str  # vault-relative
     ids: tuple[str, ...] = ()
     reason: str = ""  # a roll-up's period | near-duplicate | expired | rolled-up | superseded
@@ -140,6 +140,28 @@ def merges(entries: list[Entry], now: datetime) -> dict[str, list[Entry]]:
     return groups
 
 
+def share_due(vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool) -> list[Step]:
+    """Private entries whose `share-after:` has come become the agent's own (committed) entries:
+    written to the agent's file first, then taken out of the private one."""
+    from mem.vault import entries as entry_codec
+    from mem.vault.archive import move_entries
+
+    def due(entries: list[Entry]) -> list[str]:
+        return [
+            entry.id
+            for entry in entries
+            if (when := entry.moment_of("share-after")) is not None and when <= moment
+        ]
+
+    if dry_run:
+        parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
+        ids = due(list(parsed.entries))
+    else:
+        target = layout.file_ref(ref.agent, ref.category, "agent")
+        ids = [e.id for e in move_entries(vault, ref, target, due)]
+    return [Step("share", ref.path, tuple(sorted(ids)), "share-after")] if ids else []
+
+
 def merge_duplicates(
     vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool
 ) -> list[Step]:
@@ -202,6 +224,8 @@ def compact(
             if ref.category == "handoffs":
                 for period, rollup_id, ids in roll_up(vault, ref, moment, dry_run):
                     steps.append(Step("roll-up", ref.path, (rollup_id, *ids), period))
+            if ref.scope == "private":
+                steps += share_due(vault, ref, moment, dry_run)
             steps += merge_duplicates(vault, ref, moment, dry_run)
             why: dict[str, str] = {}
 

@@ -27,7 +27,17 @@ def move_to_archive(
     """Under the hot file's lock, move the entries `choose` names (given the file's entries
     as they are then, but for copies already in the archive) to the archive; return those newly
     archived."""
-    archive = archive_ref(ref)
+    return move_entries(vault, ref, archive_ref(ref), choose)
+
+
+def move_entries(
+    vault: Path,
+    ref: layout.FileRef,
+    archive: layout.FileRef,
+    choose: Callable[[list[Entry]], Collection[str]],
+) -> list[Entry]:
+    """Move the entries `choose` names from `ref` to another file (`archive`), written there
+    first; return those newly written there."""
     with store.locked(vault, ref.path):
         parsed = entry_codec.parse_ref(store.read_strict(vault, ref.path), ref)
         archived = {

@@ -247,3 +247,25 @@ def test_old_handoffs_roll_up_by_week_then_by_month(mem, vault):
     assert all(after[key] == count for key, count in before.items())  # every original kept
     again = json.loads(ok(mem("compact", "--json")).stdout)
     assert again["steps"] == []
+
+
+def test_a_private_entry_is_shared_at_the_first_compaction_after_its_date(mem, vault):
+    from mem.services.compact import compact
+
+    secret = "The load test hits staging at 09:00 on Mondays."
+    ok(mem("add", secret, "-c", "facts", "-a", "dev", "--scope", "private", "--share-after", "14d"))
+    private, shared = vault / ".mem" / "private" / "dev" / "facts.md", vault / "dev" / "facts.md"
+    settings = load_settings(vault_flag=str(vault), agent_flag="dev")
+    compact(settings, now=NOW + timedelta(days=13))
+    assert secret in private.read_text() and not shared.exists()  # not before its date
+    before = every_entry(vault)
+    report = compact(settings, now=NOW + timedelta(days=15))
+    assert [step.action for step in report.steps] == ["share"]
+    assert secret in shared.read_text() and secret not in private.read_text()
+    assert every_entry(vault) == before
+    assert compact(settings, now=NOW + timedelta(days=16)).steps == ()
+
+
+def test_share_after_is_only_for_private_entries(mem, vault):
+    refused = mem("add", "A fact.", "-c", "facts", "-a", "dev", "--share-after", "14d")
+    assert refused.exit_code == 2 and "--scope private" in refused.stderr

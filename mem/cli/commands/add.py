@@ -11,6 +11,7 @@ from mem.cli import feedback, render
 from mem.cli.errors import reports_errors
 from mem.cli.input import text_or_stdin
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
+from mem.errors import InvalidInput
 from mem.services import add as add_service
 
 
@@ -55,6 +56,15 @@ def add(
             show_default=False,
         ),
     ] = None,
+    share_after: Annotated[
+        str | None,
+        typer.Option(
+            "--share-after",
+            help="With --scope private: becomes the agent's (committed) entry after this date "
+            "or time from now (14d), at the next mem compact.",
+            show_default=False,
+        ),
+    ] = None,
     agent: AgentOption = None,
     vault: VaultOption = None,
     as_json: JsonFlag = False,
@@ -64,7 +74,10 @@ def add(
     Example: mem add "Chose bcrypt over argon2: argon2 does not build on Alpine" -c decisions
     """
     until = add_service.parse_expires(expires) if expires else None
+    shared = add_service.parse_expires(share_after, option="--share-after") if share_after else None
     if scope == "user":
+        if shared is not None:
+            raise InvalidInput("--share-after is for private entries; add --scope private")
         add_for_you(ctx, text, category, kind, tags, supersedes, pin, until, agent, vault, as_json)
         return
     entry = add_service.add(
@@ -78,6 +91,7 @@ def add(
         pin=pin,
         feedback=feedback.for_people(),
         expires=until,
+        share_after=shared,
     )
     render.added(entry, as_json)
 
@@ -96,7 +110,6 @@ def add_for_you(
     as_json: bool,
 ) -> None:
     """`mem add --scope user`: into the person's own vault, which every project's recall reads."""
-    from mem.errors import InvalidInput
     from mem.services import user_vault
 
     if supersedes:
