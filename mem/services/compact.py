@@ -122,18 +122,24 @@ def merges(entries: list[Entry], now: datetime) -> dict[str, list[Entry]]:
         if cold <= e.date < hot and not e.is_superseded and e.category != "handoffs"
     ]
     warm.sort(key=lambda e: (e.reinforced, e.date, e.id), reverse=True)
+    # Each text's normal form, word set and polarity once, not once per pair compared.
+    forms = {e.id: dedupe.normalise(e.body) for e in warm}
+    words = {e.id: dedupe.word_set(e.body) for e in warm}
+    failed = {e.id: bool(FAILED.search(e.body)) for e in warm}
     taken: set[str] = set()
     groups: dict[str, list[Entry]] = {}
     for n, survivor in enumerate(warm):
         if survivor.id in taken:
             continue
-        failed = bool(FAILED.search(survivor.body))
         for other in warm[n + 1 :]:
             if other.id in taken or other.is_pinned or other.is_open_task:
                 continue
-            if bool(FAILED.search(other.body)) != failed:
+            if failed[other.id] != failed[survivor.id]:
                 continue  # "X failed" and "X worked" are two things to know
-            if dedupe.is_same(survivor.body, other.body):
+            same = forms[other.id] == forms[survivor.id] or (
+                dedupe.jaccard(words[survivor.id], words[other.id]) > dedupe.SIMILAR
+            )
+            if same:
                 groups.setdefault(survivor.id, []).append(other)
                 taken.add(other.id)
         taken.add(survivor.id)
@@ -209,8 +215,6 @@ def compact(
 ) -> CompactReport:
     """Compact the vault (see the module's docstring); with `dry_run`, say what would go."""
     from mem.services.rollups import roll_up
-    from mem.vault import entries as entry_codec
-    from mem.vault.archive import move_to_archive
 
     vault = settings.require_vault()
     moment = now or datetime.now(UTC)
@@ -227,26 +231,15 @@ def compact(
             if ref.scope == "private":
                 steps += share_due(vault, ref, moment, dry_run)
             steps += merge_duplicates(vault, ref, moment, dry_run)
-            why: dict[str, str] = {}
-
-            def choose(entries: list[Entry], why: dict[str, str] = why) -> list[str]:
-                why.update(leaving(entries, moment))
-                return list(why)
-
-            if dry_run:
-                parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
-                choose(list(parsed.entries))
-                kept += len(parsed.entries) - len(why)
-            else:
-                move_to_archive(vault, ref, choose)
-                kept += len(entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries)
-            steps += archive_steps(ref.path, why)
+            archived, staying = archive_file(vault, ref, moment, dry_run)
+            kept += staying
+            steps += archived
             if feedback.progress is not None and len(refs) > 1:
                 feedback.progress(done, len(refs))
         if not dry_run:
             write_log(vault, steps, moment)
-            moved = sum(len(step.ids) for step in steps if step.action == "archive")
-            if moved >= REBUILD_AT:
+            count = sum(len(step.ids) for step in steps if step.action == "archive")
+            if count >= REBUILD_AT:
                 from mem.services.refresh import rebuild_index
 
                 rebuild_index(vault, feedback)
@@ -255,6 +248,28 @@ def compact(
 
                 fresh_index(vault, feedback)
     return CompactReport(tuple(steps), len(refs), kept, dry_run)
+
+
+def archive_file(
+    vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool
+) -> tuple[list[Step], int]:
+    """Move what `leaving` picks out of one category file; (steps, entries that stay)."""
+    from mem.vault import entries as entry_codec
+    from mem.vault.archive import move_to_archive
+
+    why: dict[str, str] = {}
+    seen: list[int] = []
+
+    def choose(entries: list[Entry]) -> list[str]:
+        seen.append(len(entries))
+        why.update(leaving(entries, moment))
+        return list(why)
+
+    if dry_run:
+        choose(list(entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries))
+    else:
+        move_to_archive(vault, ref, choose)
+    return archive_steps(ref.path, why), (seen[0] - len(why)) if seen else 0
 
 
 def archive_steps(path: str, why: dict[str, str]) -> list[Step]:
