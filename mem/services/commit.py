@@ -490,10 +490,7 @@ def store_candidates(
             note(new_ids, {e.id: e.reinforced for e in result.reinforced})
         return text
 
-    if dry_run:
-        merge(store.read_text(vault, ref.path))
-    else:
-        store.update(vault, ref.path, merge)
+    store.update(vault, ref.path, merge, dry_run)
     return result
 
 
@@ -541,10 +538,7 @@ def store_handoff(
             ledger.writing(vault, agent, run, change)
         return text
 
-    if dry_run:
-        merge(store.read_text(vault, ref.path))
-    else:
-        store.update(vault, ref.path, merge)
+    store.update(vault, ref.path, merge, dry_run)
     return found[0]
 
 

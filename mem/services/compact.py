@@ -200,10 +200,7 @@ def merge_duplicates(
             )
         return text if dry_run else entry_codec.with_headers(parsed, updates)
 
-    if dry_run:
-        change(store.read_text(vault, ref.path))
-    else:
-        store.update(vault, ref.path, change)
+    store.update(vault, ref.path, change, dry_run)
     return steps
 
 

@@ -120,8 +120,5 @@ def roll_up(
             text = entry_codec.insert_entry(entry_codec.parse_ref(marked, ref), "".join(blocks))
         return text
 
-    if dry_run:
-        change(store.read_text(vault, ref.path))  # the text is computed, never written
-    else:
-        store.update(vault, ref.path, change)
+    store.update(vault, ref.path, change, dry_run)
     return made

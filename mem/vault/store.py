@@ -149,11 +149,17 @@ def sync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def update(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[str, str]:
-    """Under the file's lock, read it, apply `change`, and write it if the text changed.
+def update(
+    vault: Path, relative: str, change: Callable[[str], str], dry_run: bool = False
+) -> tuple[str, str]:
+    """Under the file's lock, read it, apply `change`, and write it if the text changed; with
+    `dry_run`, apply it to the text as it is and write nothing.
 
     Returns (old text, new text).
     """
+    if dry_run:
+        old = read_text(vault, relative)
+        return old, change(old)
     with locked(vault, relative):
         old = read_strict(vault, relative)
         new = change(old)
