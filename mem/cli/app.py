@@ -38,6 +38,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("task", "task", "app"),
     ("export", "export", "export"),
     ("compact", "compact", "compact"),
+    ("migrate", "migrate", "migrate"),
     ("doctor", "doctor", "doctor"),
     ("stats", "stats", "stats"),
 )

@@ -1,0 +1,183 @@
+"""`mem migrate`: a flat vault (one `.memory/<agent>.md` per agent, `## Section` headings in
+English or Portuguese) into the category layout.
+
+Each section names a category; each top-level list item (or, without a list, each paragraph)
+under it becomes one entry, dated by a leading date when it has one (`- 2026-03-02: …`,
+`- [2026-03-02] …`), else by the file's modification time. Every entry records where it came
+from (`source:migrate`, `src-id:` a hash of its agent, section and text), and the category
+files are written before the flat file is renamed to `.md.bak` (which `mem compact` removes
+later): a run killed in between is finished by the next, which finds the src-ids already there
+and adds nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from mem.config import Settings, is_valid_agent
+from mem.errors import InvalidInput
+from mem.vault import layout, store
+
+# Section titles, lowercased and without accents, to (category, kind).
+SECTIONS: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(("decisions", "decisoes", "decision", "decisao"), ("decisions", "decision")),
+    **dict.fromkeys(
+        ("lessons", "lessons learned", "learnings", "aprendizados", "licoes", "licoes aprendidas"),
+        ("lessons", "lesson"),
+    ),
+    **dict.fromkeys(("warnings", "avisos", "alertas"), ("lessons", "warning")),
+    **dict.fromkeys(("tasks", "todo", "to do", "tarefas", "pendencias"), ("tasks", "task")),
+    **dict.fromkeys(("context", "contexto"), ("projects", "context")),
+    **dict.fromkeys(("projects", "project", "projetos", "projeto"), ("projects", "project")),
+    **dict.fromkeys(
+        ("facts", "fatos", "notes", "notas", "knowledge", "conhecimento"), ("facts", "fact")
+    ),
+    **dict.fromkeys(("preferences", "preferencias"), ("facts", "preference")),
+    **dict.fromkeys(("conventions", "convencoes"), ("facts", "convention")),
+    **dict.fromkeys(("handoffs", "handoff", "sessions", "sessoes"), ("handoffs", "handoff")),
+}
+HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")
+ITEM = re.compile(r"^[-*+]\s+(.*)$")
+LEADING_DATE = re.compile(
+    r"^\[?(?P<date>\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?Z?)?)\]?\s*[:\-–—]?\s*"
+)
+SKIPPED_FILES = ("README.md", "_project.md")
+
+
+class Item(NamedTuple):
+    category: str
+    kind: str
+    text: str
+    moment: datetime
+    src_id: str
+
+
+class Migrated(NamedTuple):
+    flat_file: str  # vault-relative
+    agent: str
+    added: dict[str, int]  # category -> entries written
+    skipped: int  # entries an earlier (killed) run had written already
+    unknown_sections: tuple[str, ...]  # headings that name no category: their text stays in .bak
+
+
+def plain(title: str) -> str:
+    folded = unicodedata.normalize("NFKD", title.strip().lower())
+    return "".join(c for c in folded if not unicodedata.combining(c)).strip(" :")
+
+
+def flat_files(vault: Path) -> list[Path]:
+    """`.memory/<agent>.md` files: a flat vault's, one per agent."""
+    return [
+        path
+        for path in sorted(vault.glob("*.md"))
+        if path.name not in SKIPPED_FILES and is_valid_agent(path.stem) and path.is_file()
+    ]
+
+
+def items_of(agent: str, text: str, modified: datetime) -> tuple[list[Item], list[str]]:
+    """The entries of a flat file, and the section titles that name no category."""
+    items: list[Item] = []
+    unknown: list[str] = []
+    section: tuple[str, str] | None = None
+    title = ""
+    chunk: list[str] = []
+
+    def flush() -> None:
+        body = "\n".join(chunk).strip()
+        chunk.clear()
+        if section is None or not body:
+            return
+        found = LEADING_DATE.match(body)
+        moment = modified
+        if found:
+            try:
+                moment = parse_moment(found.group("date"))
+                body = body[found.end() :].strip()
+            except ValueError:
+                pass
+        category, kind = section
+        if category == "tasks" and not body.startswith("["):
+            body = f"- [ ] {body}"
+        elif category == "tasks":
+            body = f"- {body}"
+        digest = hashlib.sha1(f"{agent}\x1f{title}\x1f{body}".encode(), usedforsecurity=False)
+        items.append(Item(category, kind, body, moment, f"flat:{digest.hexdigest()[:16]}"))
+
+    after_blank = True
+    for line in text.splitlines():
+        heading = HEADING.match(line)
+        if heading:
+            flush()
+            title = plain(heading.group(1))
+            section = SECTIONS.get(title)
+            if section is None:
+                unknown.append(heading.group(1).strip())
+            after_blank = True
+            continue
+        item = ITEM.match(line)
+        if item:  # a list item starts an entry
+            flush()
+            chunk.append(item.group(1))
+        elif not line.strip():  # a blank line ends one
+            flush()
+        elif chunk and (not after_blank or line.startswith(("  ", "\t"))):
+            chunk.append(line.strip())  # its next line
+        else:  # a paragraph starts an entry
+            flush()
+            chunk.append(line.strip())
+        after_blank = not line.strip()
+    flush()
+    return items, unknown
+
+
+def parse_moment(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.replace(" ", "T"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def migrate_flat(settings: Settings) -> list[Migrated]:
+    """Convert every flat agent file of the vault; an empty list when there are none."""
+    from mem.services.add import NewEntry, add_many
+    from mem.vault import entries as entry_codec
+
+    vault = settings.require_vault()
+    done: list[Migrated] = []
+    for path in flat_files(vault):
+        agent = path.stem
+        text = store.read_text(vault, path.name)
+        modified = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
+        items, unknown = items_of(agent, text, modified)
+        if not items:
+            raise InvalidInput(
+                f"{path.name} has no section mem knows ({', '.join(unknown) or 'no ## headings'}); "
+                "name them Decisions, Lessons, Tasks, Context, Notes or Handoffs (or in Portuguese)"
+            )
+        as_agent = settings._replace(agent=agent)
+        added: dict[str, int] = {}
+        skipped = 0
+        for category in dict.fromkeys(item.category for item in items):
+            ref = layout.file_ref(agent, category)
+            present = {
+                entry.get("src-id")
+                for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries
+            }
+            wanted = [i for i in items if i.category == category and i.src_id not in present]
+            skipped += sum(1 for i in items if i.category == category and i.src_id in present)
+            for kind in dict.fromkeys(i.kind for i in wanted):
+                batch = [
+                    NewEntry(i.text, i.moment, header=(("source", "migrate"), ("src-id", i.src_id)))
+                    for i in wanted
+                    if i.kind == kind
+                ]
+                add_many(as_agent, batch, category, kind)
+                added[category] = added.get(category, 0) + len(batch)
+        os.replace(path, path.with_name(path.name + ".bak"))
+        store.sync_folder(path.parent)
+        done.append(Migrated(path.name, agent, added, skipped, tuple(unknown)))
+    return done
