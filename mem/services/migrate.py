@@ -18,7 +18,7 @@ import re
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mem.config import Settings, is_valid_agent
 from mem.errors import InvalidInput
@@ -181,3 +181,77 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
         store.sync_folder(path.parent)
         done.append(Migrated(path.name, agent, added, skipped, tuple(unknown)))
     return done
+
+
+SOURCES = ("jsonl",)
+
+
+class Imported(NamedTuple):
+    source: str
+    added: dict[str, int]  # vault-relative file -> entries written
+    skipped: int  # records imported before (their src-id or id is in the vault)
+    problems: tuple[tuple[int, str], ...]  # (line, why) of records that could not be read
+
+
+def import_from(settings: Settings, source: str, path: Path) -> Imported:
+    """Import another system's memory (see importers.py); records already imported are
+    skipped, unreadable ones reported with their line, the rest written."""
+    from mem.services import importers
+    from mem.services.add import check_tags
+    from mem.vault import entries as entry_codec
+    from mem.vault import operations
+
+    vault = settings.require_vault()
+    if source not in SOURCES:
+        raise InvalidInput(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
+    if not path.is_file():
+        raise InvalidInput(f"{path} is not a file")
+    fallback = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
+    records: list[importers.Record] = []
+    problems: list[tuple[int, str]] = []
+    for found in importers.read_jsonl(path, fallback):
+        if isinstance(found, importers.Problem):
+            problems.append((found.line, found.reason))
+        else:
+            records.append(found)
+    known: set[str] = set()
+    for ref in layout.category_files(vault):
+        for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries:
+            known.update((entry.id, entry.get("src-id")))
+    by_file: dict[layout.FileRef, list[str]] = {}
+    new_ids: dict[layout.FileRef, set[str]] = {}
+    skipped = 0
+    for record in records:
+        if record.src_id in known or (record.entry_id and record.entry_id in known):
+            skipped += 1
+            continue
+        agent = record.agent if record.agent and is_valid_agent(record.agent) else settings.agent
+        scope = record.scope if record.scope in ("agent", "shared", "private") else "agent"
+        ref = layout.file_ref(agent, record.category, scope, record.archived)
+        entry_id = record.entry_id or entry_codec.new_entry_id(record.moment)
+        if record.entry_id:
+            header = (("kind", record.kind), *record.header)
+        else:
+            header = (
+                ("kind", record.kind),
+                ("source", f"import:{source}"),
+                ("src-id", record.src_id),
+                *record.header,
+            )
+        tags = tuple(t for t in record.tags if valid_tag(check_tags, t))
+        block = entry_codec.render_entry(entry_id, record.moment, tags, record.text, header)
+        by_file.setdefault(ref, []).append(block)
+        new_ids.setdefault(ref, set()).add(entry_id)
+        known.update((entry_id, record.src_id))
+    added: dict[str, int] = {}
+    for ref, blocks in by_file.items():
+        operations.insert(vault, ref, "".join(blocks), new_ids[ref])
+        added[ref.path] = len(blocks)
+    return Imported(source, added, skipped, tuple(problems))
+
+
+def valid_tag(check: Any, tag: str) -> bool:
+    try:
+        return bool(check((tag,)))
+    except InvalidInput:
+        return False

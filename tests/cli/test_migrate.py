@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
+
+import pytest
 
 from tests.cli.helpers import ok
 
@@ -99,3 +102,82 @@ def test_compact_removes_the_backup_migration_left(mem, vault):
     ok(mem("migrate"))
     ok(mem("compact"))
     assert not (vault / "dev.md.bak").exists()
+
+
+def exported(mem) -> list[dict]:
+    lines = ok(mem("export", "--format", "jsonl")).stdout.splitlines()
+    return sorted(
+        ({k: v for k, v in json.loads(line).items() if k != "line"} for line in lines),
+        key=lambda entry: entry["id"],
+    )
+
+
+def test_export_then_import_into_an_empty_vault_round_trips_every_entry(
+    mem, vault, run_mem, tmp_path
+):
+    ok(
+        mem(
+            "add",
+            "We chose Celery over RQ.",
+            "-c",
+            "decisions",
+            "-a",
+            "dev",
+            "--tags",
+            "queue,infra",
+        )
+    )
+    ok(
+        mem(
+            "add",
+            "Never deploy on Fridays.",
+            "-c",
+            "lessons",
+            "-a",
+            "ops",
+            "-k",
+            "warning",
+            "--pin",
+        )
+    )
+    ok(mem("add", "Everyone uses UTC.", "-c", "facts", "-a", "dev", "--scope", "shared"))
+    ok(mem("task", "add", "Rotate the keys", "-a", "dev"))
+    dump = tmp_path / "export.jsonl"
+    dump.write_text(ok(mem("export", "--format", "jsonl")).stdout, encoding="utf-8")
+    other = tmp_path / "other"
+    other.mkdir()
+    ok(run_mem("init", cwd=other))
+
+    def in_other(*args):
+        return run_mem(*args, cwd=other)
+
+    first = json.loads(ok(in_other("migrate", "--from", "jsonl", str(dump), "--json")).stdout)
+    assert sum(first["added"].values()) == 4 and first["problems"] == []
+    assert exported(in_other) == exported(mem)
+    again = json.loads(ok(in_other("migrate", "--from", "jsonl", str(dump), "--json")).stdout)
+    assert again["added"] == {} and again["skipped"] == 4
+
+
+OSTWIN = Path(__file__).resolve().parents[2].parent / "shared" / "formats" / "ostwin"
+
+
+def test_a_real_ledger_with_a_broken_line_imports_the_rest_and_says_which_line(mem, vault):
+    ledger = OSTWIN / "ledger.3cc136d.has-malformed-line.jsonl"
+    if not ledger.is_file():
+        pytest.skip("../shared/formats is not beside the repository")
+    result = mem("migrate", "--from", "jsonl", str(ledger), "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert [problem["line"] for problem in report["problems"]] == [9]
+    assert sum(report["added"].values()) == 12
+    stored = "".join(p.read_text(encoding="utf-8") for p in vault.rglob("*.md"))
+    assert "source:import:jsonl" in stored and "src-id:mem-" in stored
+    again = json.loads(mem("migrate", "--from", "jsonl", str(ledger), "--json").stdout)
+    assert again["added"] == {} and again["skipped"] == 12
+
+
+def test_migrate_from_needs_a_known_source_and_a_file(mem, vault, tmp_path):
+    unknown = mem("migrate", "--from", "notion", str(tmp_path))
+    assert unknown.exit_code == 2 and "unknown source" in unknown.stderr
+    missing = mem("migrate", "--from", "jsonl", str(tmp_path / "nope.jsonl"))
+    assert missing.exit_code == 2 and "is not a file" in missing.stderr

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 from mem.cli import render
@@ -10,7 +13,26 @@ from mem.cli.options import JsonFlag, VaultOption, settings_of
 
 
 @reports_errors
-def migrate(ctx: typer.Context, vault: VaultOption = None, as_json: JsonFlag = False) -> None:
+def migrate(
+    ctx: typer.Context,
+    path: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="[PATH]", help="With --from: the file to import.", show_default=False
+        ),
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            help="Import another system's memory: jsonl (mem export's lines, or an event log "
+            "with a text field).",
+            show_default=False,
+        ),
+    ] = None,
+    vault: VaultOption = None,
+    as_json: JsonFlag = False,
+) -> None:
     """Convert a flat vault: each .memory/<agent>.md into that agent's category files.
 
     Sections are read by their ## headings, in English or Portuguese (Decisions/Decisões,
@@ -18,10 +40,20 @@ def migrate(ctx: typer.Context, vault: VaultOption = None, as_json: JsonFlag = F
     item or paragraph becomes an entry, dated by a leading date when it has one. The original is
     kept as <agent>.md.bak (mem compact removes it later). Run again, it adds nothing twice.
 
-    Example: mem migrate
-    """
-    from mem.services.migrate import migrate_flat
+    With --from SOURCE PATH it imports another system's memory instead; records imported before
+    are skipped, and each unreadable one is reported with its line (exit 1, the rest imported).
 
+    Example: mem migrate --from jsonl export.jsonl
+    """
+    from mem.errors import InvalidInput
+    from mem.services.migrate import import_from, migrate_flat
+
+    if source is not None or path is not None:
+        if source is None or path is None:
+            raise InvalidInput("give both --from SOURCE and the PATH to import")
+        report = import_from(settings_of(ctx, vault=vault), source, path)
+        imported(report, as_json)
+        return
     done = migrate_flat(settings_of(ctx, vault=vault))
     if as_json:
         render.write_json({"migrated": [item._asdict() for item in done]})
@@ -40,3 +72,27 @@ def migrate(ctx: typer.Context, vault: VaultOption = None, as_json: JsonFlag = F
                 f"  sections mem does not know, left in {item.flat_file}.bak: "
                 + ", ".join(item.unknown_sections)
             )
+
+
+def imported(report: object, as_json: bool) -> None:
+    from mem.services.migrate import Imported
+
+    assert isinstance(report, Imported)
+    if as_json:
+        render.write_json(
+            {
+                "source": report.source,
+                "added": report.added,
+                "skipped": report.skipped,
+                "problems": [{"line": line, "reason": why} for line, why in report.problems],
+            }
+        )
+    else:
+        for where, count in report.added.items():
+            render.out(f"{where}: {count} imported")
+        total = sum(report.added.values())
+        render.out(f"{total} imported from {report.source}, {report.skipped} already there")
+        for line, why in report.problems:
+            render.say(f"line {line}: {why}")
+    if report.problems:
+        raise typer.Exit(1)

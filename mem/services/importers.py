@@ -1,0 +1,156 @@
+"""`mem migrate --from SOURCE PATH`: other systems' memory, read into entries.
+
+Each reader turns its source into Records: where the entry goes (agent, category, kind), when
+it happened, its text, and `src-id`, the source's own id for it (or a hash of it), which makes
+a second import add nothing. A record a reader cannot use becomes a Problem with its line, and
+the good ones are imported all the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY
+
+TEXT_KEYS = ("body", "text", "content", "summary", "message", "note", "memory")
+KIND_KEYS = ("kind", "type", "category")
+TIME_KEYS = ("date", "ts", "timestamp", "created_at", "createdAt", "time")
+ID_KEYS = ("id", "uuid", "_id")
+# Other systems' names for mem's kinds.
+KIND_SYNONYMS = {
+    "lesson_learned": "lesson",
+    "learning": "lesson",
+    "user_preference": "preference",
+    "codebase_pattern": "pattern",
+    "workflow_habit": "convention",
+    "todo": "task",
+    "note": "fact",
+    "insight": "lesson",
+    "summary": "handoff",
+}
+
+
+class Record(NamedTuple):
+    agent: str | None  # None: the importing agent
+    category: str
+    kind: str
+    moment: datetime
+    text: str
+    src_id: str
+    tags: tuple[str, ...] = ()
+    header: tuple[tuple[str, str], ...] = ()  # beyond kind (an export's own)
+    entry_id: str | None = None  # an export's id, kept
+    scope: str = "agent"
+    archived: bool = False
+
+
+class Problem(NamedTuple):
+    line: int
+    reason: str
+
+
+def kind_and_category(raw: Any) -> tuple[str, str]:
+    """A source's kind or type as mem's (kind, category); a fact when nothing fits."""
+    name = str(raw or "").strip().lower().replace(" ", "_").replace("-", "_")
+    name = KIND_SYNONYMS.get(name, name)
+    if name in CATEGORY_OF_KIND:
+        return name, CATEGORY_OF_KIND[name]
+    if name in KINDS_BY_CATEGORY:
+        return KINDS_BY_CATEGORY[name][0], name
+    if name.rstrip("s") in CATEGORY_OF_KIND:
+        return name.rstrip("s"), CATEGORY_OF_KIND[name.rstrip("s")]
+    return "fact", "facts"
+
+
+def moment_of(raw: Any, fallback: datetime) -> datetime:
+    if isinstance(raw, (int, float)) and raw > 0:
+        return datetime.fromtimestamp(raw / 1000 if raw > 1e11 else raw, UTC)
+    if isinstance(raw, str) and raw.strip():
+        try:
+            moment = datetime.fromisoformat(raw.strip().replace(" ", "T"))
+        except ValueError:
+            return fallback
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return fallback
+
+
+def first(record: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((record[key] for key in keys if record.get(key) not in (None, "")), None)
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def digest(*parts: str) -> str:
+    joined = "\x1f".join(parts).encode("utf-8")
+    return hashlib.sha1(joined, usedforsecurity=False).hexdigest()[:16]
+
+
+def read_jsonl(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
+    """`mem export`'s own lines (kept exactly: ids, headers, places) or any event log with a
+    text field (`text`, `content`, `summary`…), a kind or type, and a time."""
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield Problem(number, f"not one JSON object ({exc.msg})")
+                continue
+            if not isinstance(record, dict):
+                yield Problem(number, "not a JSON object")
+                continue
+            yield from from_record(record, number, fallback)
+
+
+def from_record(
+    record: dict[str, Any], number: int, fallback: datetime
+) -> Iterator[Record | Problem]:
+    if {"id", "agent", "category", "body", "header"} <= record.keys():  # mem export
+        header = record["header"] if isinstance(record["header"], dict) else {}
+        kind = str(record.get("kind") or header.get("kind") or "")
+        category = str(record["category"])
+        if category not in KINDS_BY_CATEGORY:
+            yield Problem(number, f"unknown category {category!r}")
+            return
+        yield Record(
+            agent=str(record["agent"]),
+            category=category,
+            kind=kind or KINDS_BY_CATEGORY[category][0],
+            moment=moment_of(record.get("date"), fallback),
+            text=str(record["body"]),
+            src_id=str(record["id"]),
+            tags=tuple(str(tag) for tag in as_list(record.get("tags"))),
+            header=tuple((str(k), str(v)) for k, v in header.items() if k != "kind"),
+            entry_id=str(record["id"]),
+            scope=str(record.get("scope") or "agent"),
+            archived=bool(record.get("archived")),
+        )
+        return
+    text = first(record, TEXT_KEYS)
+    detail = record.get("detail")
+    if not isinstance(text, str) or not text.strip():
+        yield Problem(number, f"no text ({', '.join(TEXT_KEYS)})")
+        return
+    if isinstance(detail, str) and detail.strip():
+        text = f"{text.strip()}\n\n{detail.strip()}"
+    kind, category = kind_and_category(first(record, KIND_KEYS))
+    source_id = first(record, ID_KEYS)
+    agent = record.get("agent") or record.get("author_role") or record.get("role")
+    yield Record(
+        agent=str(agent).lower() if agent else None,
+        category=category,
+        kind=kind,
+        moment=moment_of(first(record, TIME_KEYS), fallback),
+        text=text.strip(),
+        src_id=str(source_id) if source_id else digest(text),
+        tags=tuple(str(tag) for tag in as_list(record.get("tags"))),
+        header=(("supersedes-src", str(record["supersedes"])),) if record.get("supersedes") else (),
+    )
