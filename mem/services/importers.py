@@ -23,6 +23,7 @@ TIME_KEYS = ("date", "ts", "timestamp", "created_at", "createdAt", "time")
 ID_KEYS = ("id", "uuid", "_id")
 # Other systems' names for mem's kinds.
 KIND_SYNONYMS = {
+    "artifact": "artifact",
     "lesson_learned": "lesson",
     "learning": "lesson",
     "user_preference": "preference",

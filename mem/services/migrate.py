@@ -16,6 +16,7 @@ import hashlib
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -183,7 +184,7 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
     return done
 
 
-SOURCES = ("jsonl",)
+SOURCES = ("jsonl", "ostwin")  # an OSTwin ledger is JSON lines: summary, kind, ts, supersedes
 
 
 class Imported(NamedTuple):
@@ -247,7 +248,45 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
     for ref, blocks in by_file.items():
         operations.insert(vault, ref, "".join(blocks), new_ids[ref])
         added[ref.path] = len(blocks)
+    if added:
+        link_supersedes(vault)
     return Imported(source, added, skipped, tuple(problems))
+
+
+def link_supersedes(vault: Path) -> None:
+    """A source's own `supersedes` (kept as `supersedes-src:`, its id for the older record)
+    becomes mem's links both ways: `supersedes:` on the newer entry, `superseded-by:` on the
+    older, which search and recall then leave out."""
+    from mem.vault import entries as entry_codec
+
+    refs = layout.category_files(vault)
+    entries = [
+        entry
+        for ref in refs
+        for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries
+    ]
+    by_src = {entry.get("src-id"): entry for entry in entries if entry.get("src-id")}
+    changes: dict[str, dict[str, dict[str, str | None]]] = {}
+    for newer in entries:
+        older = by_src.get(newer.get("supersedes-src"))
+        if older is None or newer.get("supersedes") == older.id:
+            continue
+        changes.setdefault(newer.path, {})[newer.id] = {"supersedes": older.id}
+        changes.setdefault(older.path, {})[older.id] = {"superseded-by": newer.id}
+    by_path = {ref.path: ref for ref in refs}
+    for path, updates in changes.items():
+        store.update(vault, path, with_headers_of(by_path[path], updates))
+
+
+def with_headers_of(
+    ref: layout.FileRef, updates: dict[str, dict[str, str | None]]
+) -> Callable[[str], str]:
+    from mem.vault import entries as entry_codec
+
+    def change(text: str) -> str:
+        return entry_codec.with_headers(entry_codec.parse_ref(text, ref), updates)
+
+    return change
 
 
 def valid_tag(check: Any, tag: str) -> bool:

@@ -181,3 +181,21 @@ def test_migrate_from_needs_a_known_source_and_a_file(mem, vault, tmp_path):
     assert unknown.exit_code == 2 and "unknown source" in unknown.stderr
     missing = mem("migrate", "--from", "jsonl", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 2 and "is not a file" in missing.stderr
+
+
+def test_an_ostwin_ledger_honours_supersedes_as_its_own_index_does(mem, vault):
+    ledger, index = OSTWIN / "ledger.dfcd87a.jsonl", OSTWIN / "index.dfcd87a.json"
+    if not ledger.is_file() or not index.is_file():
+        pytest.skip("../shared/formats is not beside the repository")
+    report = json.loads(ok(mem("migrate", "--from", "ostwin", str(ledger), "--json")).stdout)
+    assert sum(report["added"].values()) == 18
+    shown = json.loads(ok(mem("list", "--json", "--limit", "100")).stdout)["entries"]
+    expected = {entry["id"] for entry in json.loads(index.read_text())["entries"]}
+    assert {entry["header"]["src-id"] for entry in shown} == expected  # 17: one superseded
+    everything = json.loads(ok(mem("list", "--json", "--limit", "100", "--all")).stdout)
+    by_src = {e["header"]["src-id"]: e for e in everything["entries"]}
+    older = by_src["mem-art-1775936334625874000-80748"]
+    newer = by_src["mem-art-1775936814157217000-84344"]
+    assert older["superseded_by"] == newer["id"] and newer["header"]["supersedes"] == older["id"]
+    kinds = {entry["kind"] for entry in everything["entries"]}
+    assert {"decision", "convention", "artifact"} <= kinds
