@@ -155,3 +155,59 @@ def from_record(
         tags=tuple(str(tag) for tag in as_list(record.get("tags"))),
         header=(("supersedes-src", str(record["supersedes"])),) if record.get("supersedes") else (),
     )
+
+
+# Cline's memory bank: its six core files, each to a category and kind.
+CLINE_FILES = {
+    "projectbrief.md": ("projects", "project"),
+    "productContext.md": ("projects", "context"),
+    "activeContext.md": ("projects", "context"),
+    "progress.md": ("projects", "context"),
+    "systemPatterns.md": ("facts", "pattern"),
+    "techContext.md": ("facts", "fact"),
+}
+
+
+def read_cline(folder: Path, fallback: datetime) -> Iterator[Record | Problem]:
+    """A Cline memory bank (`memory-bank/`): each `## ` section of its core files becomes an
+    entry (its title first), dated by the file's time; other files are left alone."""
+    import os
+
+    found = False
+    for name, (category, kind) in CLINE_FILES.items():
+        path = folder / name
+        if not path.is_file():
+            continue
+        found = True
+        moment = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for title, body in sections(text):
+            entry = f"**{title}** ({name})\n\n{body}"
+            src_id = f"cline:{name}:{digest(title, body)}"
+            yield Record(None, category, kind, moment, entry, src_id)
+    if not found:
+        yield Problem(0, f"no memory-bank file ({', '.join(CLINE_FILES)}) in {folder}")
+
+
+def sections(text: str) -> Iterator[tuple[str, str]]:
+    """The `##` and `###` sections of a markdown text, as (title, body), a `###` titled under
+    its `##` ("Risk › Unstucking"): memory-bank sections run to hundreds of lines, one entry
+    each would fill a recall. Text before the first heading is the file's own title."""
+    parent, title, lines = "", "", list[str]()
+    in_fence = False
+    for line in [*text.splitlines(), "## "]:
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        heading = not in_fence and line.startswith(("## ", "### "))
+        if heading:
+            body = "\n".join(lines).strip()
+            if title and body:
+                yield title, body
+            name = line.split(" ", 1)[1].strip()
+            if line.startswith("## "):
+                parent, title = name, name
+            else:
+                title = f"{parent} › {name}" if parent else name
+            lines = []
+        elif title:
+            lines.append(line)

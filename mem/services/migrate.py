@@ -184,7 +184,7 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
     return done
 
 
-SOURCES = ("jsonl", "ostwin")  # an OSTwin ledger is JSON lines: summary, kind, ts, supersedes
+SOURCES = ("jsonl", "ostwin", "cline")  # an OSTwin ledger is JSON lines; cline: memory-bank/
 
 
 class Imported(NamedTuple):
@@ -205,12 +205,16 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
     vault = settings.require_vault()
     if source not in SOURCES:
         raise InvalidInput(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
-    if not path.is_file():
+    wants_folder = source == "cline"
+    if wants_folder and not path.is_dir():
+        raise InvalidInput(f"{path} is not a folder (Cline keeps its memory in memory-bank/)")
+    if not wants_folder and not path.is_file():
         raise InvalidInput(f"{path} is not a file")
     fallback = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
     records: list[importers.Record] = []
     problems: list[tuple[int, str]] = []
-    for found in importers.read_jsonl(path, fallback):
+    read = importers.read_cline if wants_folder else importers.read_jsonl
+    for found in read(path, fallback):
         if isinstance(found, importers.Problem):
             problems.append((found.line, found.reason))
         else:

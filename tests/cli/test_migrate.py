@@ -199,3 +199,36 @@ def test_an_ostwin_ledger_honours_supersedes_as_its_own_index_does(mem, vault):
     assert older["superseded_by"] == newer["id"] and newer["header"]["supersedes"] == older["id"]
     kinds = {entry["kind"] for entry in everything["entries"]}
     assert {"decision", "convention", "artifact"} <= kinds
+
+
+CLINE = Path(__file__).resolve().parents[2].parent / "shared" / "formats" / "cline-memory-bank"
+
+
+def test_real_cline_memory_banks_import_by_section_once(mem, vault):
+    banks = [CLINE / "passivbot", CLINE / "moonx-farm"]
+    if not all(bank.is_dir() for bank in banks):
+        pytest.skip("../shared/formats is not beside the repository")
+    for bank in banks:
+        report = json.loads(
+            ok(mem("migrate", "--from", "cline", str(bank), "-a", "dev", "--json")).stdout
+        )
+        assert report["problems"] == [] and set(report["added"]) == {
+            "dev/projects.md",
+            "dev/facts.md",
+        }
+        again = json.loads(
+            ok(mem("migrate", "--from", "cline", str(bank), "-a", "dev", "--json")).stdout
+        )
+        assert again["added"] == {} and again["skipped"] == sum(report["added"].values())
+    facts = (vault / "dev" / "facts.md").read_text(encoding="utf-8")
+    assert "**Trading Strategy Implementation › Unstucking Mechanism** (systemPatterns.md)" in facts
+    assert "kind:pattern source:import:cline src-id:cline:systemPatterns.md:" in facts
+    block = ok(
+        mem("recall", "-a", "dev", "--task", "unstucking mechanism", "--budget", "600")
+    ).stdout
+    assert "Unstucking Mechanism" in block
+
+
+def test_a_folder_without_a_memory_bank_is_reported(mem, vault, tmp_path):
+    result = mem("migrate", "--from", "cline", str(tmp_path))
+    assert result.exit_code == 1 and "no memory-bank file" in result.stderr

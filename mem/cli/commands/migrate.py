@@ -9,7 +9,7 @@ import typer
 
 from mem.cli import render
 from mem.cli.errors import reports_errors
-from mem.cli.options import JsonFlag, VaultOption, settings_of
+from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
 
 
 @reports_errors
@@ -26,10 +26,11 @@ def migrate(
         typer.Option(
             "--from",
             help="Import another system's memory: jsonl (mem export's lines, or an event log "
-            "with a text field).",
+            "with a text field), ostwin (a ledger.jsonl) or cline (a memory-bank/ folder).",
             show_default=False,
         ),
     ] = None,
+    agent: AgentOption = None,
     vault: VaultOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -51,7 +52,7 @@ def migrate(
     if source is not None or path is not None:
         if source is None or path is None:
             raise InvalidInput("give both --from SOURCE and the PATH to import")
-        report = import_from(settings_of(ctx, vault=vault), source, path)
+        report = import_from(settings_of(ctx, vault=vault, agent=agent), source, path)
         imported(report, as_json)
         return
     done = migrate_flat(settings_of(ctx, vault=vault))
@@ -93,6 +94,6 @@ def imported(report: object, as_json: bool) -> None:
         total = sum(report.added.values())
         render.out(f"{total} imported from {report.source}, {report.skipped} already there")
         for line, why in report.problems:
-            render.say(f"line {line}: {why}")
+            render.say(f"line {line}: {why}" if line else why)
     if report.problems:
         raise typer.Exit(1)
