@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -211,3 +212,71 @@ def sections(text: str) -> Iterator[tuple[str, str]]:
             lines = []
         elif title:
             lines.append(line)
+
+
+CLAUDE_FILES = ("CLAUDE.md", "CLAUDE.local.md", "MEMORY.md")
+LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(.*)$")
+
+
+def read_claude(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
+    """Claude Code's memory: CLAUDE.md (a project's standing instructions: conventions),
+    MEMORY.md and the topic files of an auto-memory folder (`~/.claude/projects/<p>/memory/`:
+    facts). Given a folder, its CLAUDE.md, .claude/CLAUDE.md, MEMORY.md and memory/*.md are
+    read. Each list item, or paragraph, is an entry, its section's title first."""
+    import os
+
+    files = [path] if path.is_file() else claude_files(path)
+    if not files:
+        yield Problem(0, f"no CLAUDE.md, MEMORY.md or memory/*.md in {path}")
+        return
+    for file in files:
+        kind = "convention" if file.name.startswith("CLAUDE") else "fact"
+        moment = datetime.fromtimestamp(os.stat(file).st_mtime, UTC)
+        text = file.read_text(encoding="utf-8", errors="replace")
+        for title, item in items(text):
+            entry = f"{title}: {item}" if title else item
+            src_id = f"claude:{file.name}:{digest(title, item)}"
+            yield Record(None, "facts", kind, moment, entry, src_id)
+
+
+def claude_files(folder: Path) -> list[Path]:
+    found = [
+        folder / name
+        for name in (*CLAUDE_FILES, f".claude/{CLAUDE_FILES[0]}")
+        if (folder / name).is_file()
+    ]
+    found += sorted(p for p in (folder / "memory").glob("*.md") if p.is_file())
+    return list(dict.fromkeys(found))
+
+
+def items(text: str) -> Iterator[tuple[str, str]]:
+    """(section title, text) for each list item or paragraph of a markdown text; `@path`
+    imports, headings and fenced code are not entries."""
+    title, chunk = "", list[str]()
+    in_fence = False
+
+    def flush() -> Iterator[tuple[str, str]]:
+        body = " ".join(part.strip() for part in chunk).strip()
+        chunk.clear()
+        if body and not body.startswith("@"):
+            yield title, body
+
+    for line in [*text.splitlines(), ""]:
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if line.startswith("#"):
+            yield from flush()
+            # A file's own `# Title` names no section; `## Build` does.
+            title = "" if line.startswith("# ") else line.lstrip("#").strip()
+            continue
+        item = LIST_ITEM.match(line)
+        if item and not line.startswith("    "):
+            yield from flush()
+            chunk.append(item.group(1))
+        elif not line.strip():
+            yield from flush()
+        else:
+            chunk.append(line)

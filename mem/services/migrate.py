@@ -184,7 +184,7 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
     return done
 
 
-SOURCES = ("jsonl", "ostwin", "cline")  # an OSTwin ledger is JSON lines; cline: memory-bank/
+SOURCES = ("jsonl", "ostwin", "cline", "claude")  # OSTwin's ledger is JSON lines
 
 
 class Imported(NamedTuple):
@@ -205,15 +205,18 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
     vault = settings.require_vault()
     if source not in SOURCES:
         raise InvalidInput(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
-    wants_folder = source == "cline"
-    if wants_folder and not path.is_dir():
+    if source == "cline" and not path.is_dir():
         raise InvalidInput(f"{path} is not a folder (Cline keeps its memory in memory-bank/)")
-    if not wants_folder and not path.is_file():
+    if source in ("jsonl", "ostwin") and not path.is_file():
         raise InvalidInput(f"{path} is not a file")
+    if not path.exists():
+        raise InvalidInput(f"{path} does not exist")
     fallback = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
     records: list[importers.Record] = []
     problems: list[tuple[int, str]] = []
-    read = importers.read_cline if wants_folder else importers.read_jsonl
+    read = {"cline": importers.read_cline, "claude": importers.read_claude}.get(
+        source, importers.read_jsonl
+    )
     for found in read(path, fallback):
         if isinstance(found, importers.Problem):
             problems.append((found.line, found.reason))

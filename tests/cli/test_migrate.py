@@ -232,3 +232,44 @@ def test_real_cline_memory_banks_import_by_section_once(mem, vault):
 def test_a_folder_without_a_memory_bank_is_reported(mem, vault, tmp_path):
     result = mem("migrate", "--from", "cline", str(tmp_path))
     assert result.exit_code == 1 and "no memory-bank file" in result.stderr
+
+
+CLAUDE_MD = """# Notes for Claude
+
+@docs/architecture.md
+
+## Build
+- Run `make test` before every commit; `pytest` alone skips the integration suite.
+- The dev server is `make dev` (port 8080).
+
+## Code style
+Use ruff's defaults. Keep functions
+under 40 lines.
+
+```sh
+make lint
+```
+"""
+
+
+def test_claude_md_and_an_auto_memory_folder_become_conventions_and_facts(mem, vault, tmp_path):
+    project = tmp_path / "proj"
+    (project / "memory").mkdir(parents=True)
+    (project / "CLAUDE.md").write_text(CLAUDE_MD, encoding="utf-8")
+    (project / "memory" / "MEMORY.md").write_text(
+        "# Memory\n- The staging database is reset every Sunday.\n", encoding="utf-8"
+    )
+    report = json.loads(
+        ok(mem("migrate", "--from", "claude", str(project), "-a", "dev", "--json")).stdout
+    )
+    assert report["added"] == {"dev/facts.md": 4}
+    facts = (vault / "dev" / "facts.md").read_text(encoding="utf-8")
+    assert "Build: Run `make test` before every commit" in facts
+    assert "Code style: Use ruff's defaults. Keep functions under 40 lines." in facts
+    assert "kind:convention" in facts and "kind:fact" in facts
+    assert "@docs" not in facts and "make lint" not in facts
+    assert "\nThe staging database is reset every Sunday." in facts
+    again = json.loads(
+        ok(mem("migrate", "--from", "claude", str(project), "-a", "dev", "--json")).stdout
+    )
+    assert again["added"] == {} and again["skipped"] == 4

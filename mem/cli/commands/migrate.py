@@ -26,7 +26,8 @@ def migrate(
         typer.Option(
             "--from",
             help="Import another system's memory: jsonl (mem export's lines, or an event log "
-            "with a text field), ostwin (a ledger.jsonl) or cline (a memory-bank/ folder).",
+            "with a text field), ostwin (a ledger.jsonl), cline (a memory-bank/ folder) or "
+            "claude (CLAUDE.md, MEMORY.md, or a folder holding them).",
             show_default=False,
         ),
     ] = None,
