@@ -20,7 +20,7 @@ from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY
 
 TEXT_KEYS = ("body", "text", "content", "summary", "message", "note", "memory")
 KIND_KEYS = ("kind", "type", "category")
-TIME_KEYS = ("date", "ts", "timestamp", "created_at", "createdAt", "time")
+TIME_KEYS = ("date", "ts", "timestamp", "created_at", "createdAt", "time", "updatedAt")
 ID_KEYS = ("id", "uuid", "_id")
 # Other systems' names for mem's kinds.
 KIND_SYNONYMS = {
@@ -34,6 +34,8 @@ KIND_SYNONYMS = {
     "note": "fact",
     "insight": "lesson",
     "summary": "handoff",
+    "observation": "observation",
+    "context": "context",
 }
 
 
@@ -280,3 +282,28 @@ def items(text: str) -> Iterator[tuple[str, str]]:
             yield from flush()
         else:
             chunk.append(line)
+
+
+def read_portos(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
+    """PortOS's Chief-of-Staff memory: an index `{version, count, memories: [...]}` (or a
+    `memory.json` holding one memory, or a list), each memory `{id, type, content, tags,
+    importance, createdAt}`. Memories it marks low importance are imported all the same."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        yield Problem(0, f"{path} is not a JSON file ({exc})")
+        return
+    if isinstance(data, dict) and isinstance(data.get("memories"), list):
+        memories: list[Any] = data["memories"]
+    elif isinstance(data, list):
+        memories = data
+    elif isinstance(data, dict) and first(data, TEXT_KEYS):
+        memories = [data]
+    else:
+        yield Problem(0, f"{path} holds no memories (a `memories` list)")
+        return
+    for number, memory in enumerate(memories, start=1):
+        if not isinstance(memory, dict):
+            yield Problem(number, "a memory that is not a JSON object")
+            continue
+        yield from from_record(memory, number, fallback)

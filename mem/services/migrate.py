@@ -184,7 +184,7 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
     return done
 
 
-SOURCES = ("jsonl", "ostwin", "cline", "claude")  # OSTwin's ledger is JSON lines
+SOURCES = ("jsonl", "ostwin", "cline", "claude", "portos")  # OSTwin's ledger is JSON lines
 
 
 class Imported(NamedTuple):
@@ -207,16 +207,18 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
         raise InvalidInput(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
     if source == "cline" and not path.is_dir():
         raise InvalidInput(f"{path} is not a folder (Cline keeps its memory in memory-bank/)")
-    if source in ("jsonl", "ostwin") and not path.is_file():
+    if source in ("jsonl", "ostwin", "portos") and not path.is_file():
         raise InvalidInput(f"{path} is not a file")
     if not path.exists():
         raise InvalidInput(f"{path} does not exist")
     fallback = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
     records: list[importers.Record] = []
     problems: list[tuple[int, str]] = []
-    read = {"cline": importers.read_cline, "claude": importers.read_claude}.get(
-        source, importers.read_jsonl
-    )
+    read = {
+        "cline": importers.read_cline,
+        "claude": importers.read_claude,
+        "portos": importers.read_portos,
+    }.get(source, importers.read_jsonl)
     for found in read(path, fallback):
         if isinstance(found, importers.Problem):
             problems.append((found.line, found.reason))

@@ -273,3 +273,51 @@ def test_claude_md_and_an_auto_memory_folder_become_conventions_and_facts(mem, v
         ok(mem("migrate", "--from", "claude", str(project), "-a", "dev", "--json")).stdout
     )
     assert again["added"] == {} and again["skipped"] == 4
+
+
+PORTOS = Path(__file__).resolve().parents[2].parent / "shared" / "formats" / "portos"
+
+
+def test_portos_memory_index_empty_real_seed_and_a_populated_one(mem, vault, tmp_path):
+    seed = PORTOS / "cos-memory-index.template.json"
+    if not seed.is_file():
+        pytest.skip("../shared/formats is not beside the repository")
+    empty = json.loads(ok(mem("migrate", "--from", "portos", str(seed), "--json")).stdout)
+    assert empty["added"] == {} and empty["problems"] == []
+    index = tmp_path / "index.json"  # the memory item shape of PortOS's design
+    index.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "count": 3,
+                "memories": [
+                    {
+                        "id": "m1",
+                        "type": "preference",
+                        "content": "User prefers dark mode.",
+                        "tags": ["ui"],
+                        "importance": 0.7,
+                        "createdAt": "2026-10-01T10:00:00.000Z",
+                    },
+                    {
+                        "id": "m2",
+                        "type": "learning",
+                        "content": "The cron agent needs UTC.",
+                        "createdAt": "2026-10-02T10:00:00.000Z",
+                    },
+                    {"id": "m3", "type": "decision", "content": "Store memories in PostgreSQL."},
+                    "not a memory",
+                ],
+            }
+        )
+    )
+    result = mem("migrate", "--from", "portos", str(index), "-a", "cos", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["added"] == {"cos/facts.md": 1, "cos/lessons.md": 1, "cos/decisions.md": 1}
+    assert report["problems"] == [{"line": 4, "reason": "a memory that is not a JSON object"}]
+    facts = (vault / "cos" / "facts.md").read_text(encoding="utf-8")
+    assert (
+        "kind:preference source:import:portos src-id:m1" in facts
+        and "## 2026-10-01T10:00Z" in facts
+    )
