@@ -36,6 +36,15 @@ KIND_SYNONYMS = {
     "summary": "handoff",
     "observation": "observation",
     "context": "context",
+    "idea": "fact",
+    "tech": "fact",
+    "requirement": "fact",
+    "issue": "observation",
+    "problem": "observation",
+    "solution": "lesson",
+    "design": "decision",
+    "feature": "fact",
+    "bug": "observation",
 }
 
 
@@ -307,3 +316,68 @@ def read_portos(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
             yield Problem(number, "a memory that is not a JSON object")
             continue
         yield from from_record(memory, number, fallback)
+
+
+OBSERVATION = re.compile(r"^\s*[-*]\s+\[(?P<category>[^\]]+)\]\s+(?P<text>.+?)\s*$")
+HASHTAG = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*)")
+CONTEXT_NOTE = re.compile(r"\s*\((?P<context>[^()]*)\)\s*$")
+
+
+def read_basic_memory(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
+    """basic-memory's notes (markdown with frontmatter): each observation
+    (`- [decision] Chose X #tag (why)`) becomes an entry of its category, with the note's title
+    first; the note's text before its Observations is kept as a project context. Relations
+    (`- implements [[Other]]`) are links between notes, not memories, and are left out."""
+    import os
+
+    notes = [path] if path.is_file() else sorted(p for p in path.rglob("*.md") if p.is_file())
+    if not notes:
+        yield Problem(0, f"no markdown notes in {path}")
+        return
+    for note in notes:
+        moment = datetime.fromtimestamp(os.stat(note).st_mtime, UTC)
+        text = note.read_text(encoding="utf-8", errors="replace")
+        meta, body = split_frontmatter(text)
+        title = meta.get("title") or note.stem
+        section, intro = "", list[str]()
+        for line in body.splitlines():
+            if line.startswith("#"):
+                section = line.lstrip("#").strip().lower()
+                continue
+            observation = OBSERVATION.match(line)
+            if observation and section in ("observations", ""):
+                yield observation_record(note.name, title, observation, moment)
+            elif section not in ("observations", "relations") and line.strip():
+                intro.append(line.strip())
+        if intro:
+            text_of = f"{title}\n\n" + "\n".join(intro)
+            yield Record(
+                None, "projects", "context", moment, text_of, f"basic-memory:{digest(note.name)}"
+            )
+
+
+def observation_record(name: str, title: str, found: re.Match[str], moment: datetime) -> Record:
+    text = found.group("text")
+    tags = tuple(dict.fromkeys(tag.lower() for tag in HASHTAG.findall(text)))
+    text = HASHTAG.sub("", text).strip()
+    context = CONTEXT_NOTE.search(text)
+    if context:
+        text = f"{text[: context.start()].strip()} ({context.group('context').strip()})"
+    kind, category = kind_and_category(found.group("category"))
+    src_id = f"basic-memory:{digest(name, found.group(0).strip())}"
+    return Record(None, category, kind, moment, f"{title}: {text}", src_id, tags)
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, str], str]:
+    """A note's simple `key: value` frontmatter (title, type, permalink) and its body."""
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---", 4)
+    if end < 0:
+        return {}, text
+    meta = {}
+    for line in text[4:end].splitlines():
+        key, sep, value = line.partition(":")
+        if sep and not line.startswith((" ", "-")):
+            meta[key.strip()] = value.strip().strip("'\"")
+    return meta, text[end + 4 :].lstrip("-\n")

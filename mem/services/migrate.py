@@ -184,7 +184,7 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
     return done
 
 
-SOURCES = ("jsonl", "ostwin", "cline", "claude", "portos")  # OSTwin's ledger is JSON lines
+SOURCES = ("jsonl", "ostwin", "cline", "claude", "portos", "basic-memory")
 
 
 class Imported(NamedTuple):
@@ -218,6 +218,7 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
         "cline": importers.read_cline,
         "claude": importers.read_claude,
         "portos": importers.read_portos,
+        "basic-memory": importers.read_basic_memory,
     }.get(source, importers.read_jsonl)
     for found in read(path, fallback):
         if isinstance(found, importers.Problem):

@@ -321,3 +321,55 @@ def test_portos_memory_index_empty_real_seed_and_a_populated_one(mem, vault, tmp
         "kind:preference source:import:portos src-id:m1" in facts
         and "## 2026-10-01T10:00Z" in facts
     )
+
+
+BASIC_MEMORY_NOTE = """---
+title: Auth service
+type: note
+permalink: auth/auth-service
+tags:
+- '#auth'
+---
+
+# Auth service
+
+The login flow for the web app and the mobile app.
+
+## Observations
+- [decision] Sessions live server-side, not in JWTs #auth #sessions (the cookie hit 4 KB)
+- [problem] The redirect raced the session write #bug
+- [idea] Try WebAuthn for admins
+
+## Relations
+- implements [[Login spec]]
+"""
+
+
+def test_basic_memory_notes_observations_by_category_and_relations_left_out(mem, vault, tmp_path):
+    notes = tmp_path / "notes" / "auth"
+    notes.mkdir(parents=True)
+    (notes / "auth-service.md").write_text(BASIC_MEMORY_NOTE, encoding="utf-8")
+    report = json.loads(
+        ok(
+            mem("migrate", "--from", "basic-memory", str(tmp_path / "notes"), "-a", "dev", "--json")
+        ).stdout
+    )
+    assert report["added"] == {
+        "dev/decisions.md": 1,
+        "dev/lessons.md": 1,
+        "dev/facts.md": 1,
+        "dev/projects.md": 1,
+    }
+    decisions = (vault / "dev" / "decisions.md").read_text(encoding="utf-8")
+    assert "Auth service: Sessions live server-side, not in JWTs (the cookie hit 4 KB)" in decisions
+    assert "#auth #sessions" in decisions  # the note's hashtags become the entry's tags
+    lessons = (vault / "dev" / "lessons.md").read_text(encoding="utf-8")
+    assert "kind:observation" in lessons and "raced the session write" in lessons
+    stored = "".join(p.read_text(encoding="utf-8") for p in (vault / "dev").glob("*.md"))
+    assert "[[Login spec]]" not in stored and "The login flow for the web app" in stored
+    again = json.loads(
+        ok(
+            mem("migrate", "--from", "basic-memory", str(tmp_path / "notes"), "-a", "dev", "--json")
+        ).stdout
+    )
+    assert again["added"] == {} and again["skipped"] == 4

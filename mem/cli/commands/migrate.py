@@ -27,8 +27,8 @@ def migrate(
             "--from",
             help="Import another system's memory: jsonl (mem export's lines, or an event log "
             "with a text field), ostwin (a ledger.jsonl), cline (a memory-bank/ folder) or "
-            "claude (CLAUDE.md, MEMORY.md, or a folder holding them) or portos (its memory "
-            "index.json).",
+            "claude (CLAUDE.md, MEMORY.md, or a folder holding them), portos (its memory "
+            "index.json) or basic-memory (its notes).",
             show_default=False,
         ),
     ] = None,
