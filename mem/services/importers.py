@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -23,8 +24,7 @@ KIND_KEYS = ("kind", "type", "category")
 TIME_KEYS = ("date", "ts", "timestamp", "created_at", "createdAt", "time", "updatedAt")
 ID_KEYS = ("id", "uuid", "_id")
 # Other systems' names for mem's kinds.
-KIND_SYNONYMS = {
-    "artifact": "artifact",
+KIND_SYNONYMS = {  # mem's own kind names need none: CATEGORY_OF_KIND knows them
     "lesson_learned": "lesson",
     "learning": "lesson",
     "user_preference": "preference",
@@ -34,8 +34,6 @@ KIND_SYNONYMS = {
     "note": "fact",
     "insight": "lesson",
     "summary": "handoff",
-    "observation": "observation",
-    "context": "context",
     "idea": "fact",
     "tech": "fact",
     "requirement": "fact",
@@ -81,15 +79,22 @@ def kind_and_category(raw: Any) -> tuple[str, str]:
 
 
 def moment_of(raw: Any, fallback: datetime) -> datetime:
+    """A source's time: epoch seconds or milliseconds, or an ISO date as headings take it."""
+    from mem.vault.entries import parse_date
+
     if isinstance(raw, (int, float)) and raw > 0:
         return datetime.fromtimestamp(raw / 1000 if raw > 1e11 else raw, UTC)
     if isinstance(raw, str) and raw.strip():
         try:
-            moment = datetime.fromisoformat(raw.strip().replace(" ", "T"))
+            return parse_date(raw)
         except ValueError:
             return fallback
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return fallback
+
+
+def modified_at(path: Path) -> datetime:
+    """When a file was last written: what a source without its own dates is dated by."""
+    return datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
 
 
 def first(record: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -183,15 +188,13 @@ CLINE_FILES = {
 def read_cline(folder: Path, fallback: datetime) -> Iterator[Record | Problem]:
     """A Cline memory bank (`memory-bank/`): each `## ` section of its core files becomes an
     entry (its title first), dated by the file's time; other files are left alone."""
-    import os
-
     found = False
     for name, (category, kind) in CLINE_FILES.items():
         path = folder / name
         if not path.is_file():
             continue
         found = True
-        moment = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
+        moment = modified_at(path)
         text = path.read_text(encoding="utf-8", errors="replace")
         for title, body in sections(text):
             entry = f"**{title}** ({name})\n\n{body}"
@@ -234,15 +237,13 @@ def read_claude(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
     MEMORY.md and the topic files of an auto-memory folder (`~/.claude/projects/<p>/memory/`:
     facts). Given a folder, its CLAUDE.md, .claude/CLAUDE.md, MEMORY.md and memory/*.md are
     read. Each list item, or paragraph, is an entry, its section's title first."""
-    import os
-
     files = [path] if path.is_file() else claude_files(path)
     if not files:
         yield Problem(0, f"no CLAUDE.md, MEMORY.md or memory/*.md in {path}")
         return
     for file in files:
         kind = "convention" if file.name.startswith("CLAUDE") else "fact"
-        moment = datetime.fromtimestamp(os.stat(file).st_mtime, UTC)
+        moment = modified_at(file)
         text = file.read_text(encoding="utf-8", errors="replace")
         for title, item in items(text):
             entry = f"{title}: {item}" if title else item
@@ -328,14 +329,12 @@ def read_basic_memory(path: Path, fallback: datetime) -> Iterator[Record | Probl
     (`- [decision] Chose X #tag (why)`) becomes an entry of its category, with the note's title
     first; the note's text before its Observations is kept as a project context. Relations
     (`- implements [[Other]]`) are links between notes, not memories, and are left out."""
-    import os
-
     notes = [path] if path.is_file() else sorted(p for p in path.rglob("*.md") if p.is_file())
     if not notes:
         yield Problem(0, f"no markdown notes in {path}")
         return
     for note in notes:
-        moment = datetime.fromtimestamp(os.stat(note).st_mtime, UTC)
+        moment = modified_at(note)
         text = note.read_text(encoding="utf-8", errors="replace")
         meta, body = split_frontmatter(text)
         title = meta.get("title") or note.stem

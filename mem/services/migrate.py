@@ -12,18 +12,21 @@ and adds nothing twice.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from mem.config import Settings, is_valid_agent
 from mem.errors import InvalidInput
+from mem.model import Entry
+from mem.services.importers import digest, modified_at
+from mem.services.refresh import parse
 from mem.vault import layout, store
+from mem.vault.entries import parse_date
 
 # Section titles, lowercased and without accents, to (category, kind).
 SECTIONS: dict[str, tuple[str, str]] = {
@@ -98,7 +101,7 @@ def items_of(agent: str, text: str, modified: datetime) -> tuple[list[Item], lis
         moment = modified
         if found:
             try:
-                moment = parse_moment(found.group("date"))
+                moment = parse_date(found.group("date"))
                 body = body[found.end() :].strip()
             except ValueError:
                 pass
@@ -107,8 +110,7 @@ def items_of(agent: str, text: str, modified: datetime) -> tuple[list[Item], lis
             body = f"- [ ] {body}"
         elif category == "tasks":
             body = f"- {body}"
-        digest = hashlib.sha1(f"{agent}\x1f{title}\x1f{body}".encode(), usedforsecurity=False)
-        items.append(Item(category, kind, body, moment, f"flat:{digest.hexdigest()[:16]}"))
+        items.append(Item(category, kind, body, moment, f"flat:{digest(agent, title, body)}"))
 
     after_blank = True
     for line in text.splitlines():
@@ -137,23 +139,16 @@ def items_of(agent: str, text: str, modified: datetime) -> tuple[list[Item], lis
     return items, unknown
 
 
-def parse_moment(text: str) -> datetime:
-    moment = datetime.fromisoformat(text.replace(" ", "T"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def migrate_flat(settings: Settings) -> list[Migrated]:
     """Convert every flat agent file of the vault; an empty list when there are none."""
     from mem.services.add import NewEntry, add_many
-    from mem.vault import entries as entry_codec
 
     vault = settings.require_vault()
     done: list[Migrated] = []
     for path in flat_files(vault):
         agent = path.stem
         text = store.read_text(vault, path.name)
-        modified = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
-        items, unknown = items_of(agent, text, modified)
+        items, unknown = items_of(agent, text, modified_at(path))
         if not items:
             raise InvalidInput(
                 f"{path.name} has no section mem knows ({', '.join(unknown) or 'no ## headings'}); "
@@ -164,10 +159,7 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
         skipped = 0
         for category in dict.fromkeys(item.category for item in items):
             ref = layout.file_ref(agent, category)
-            present = {
-                entry.get("src-id")
-                for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries
-            }
+            present = {entry.get("src-id") for entry in parse(vault, ref)[0]}
             wanted = [i for i in items if i.category == category and i.src_id not in present]
             skipped += sum(1 for i in items if i.category == category and i.src_id in present)
             for kind in dict.fromkeys(i.kind for i in wanted):
@@ -198,7 +190,6 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
     """Import another system's memory (see importers.py); records already imported are
     skipped, unreadable ones reported with their line, the rest written."""
     from mem.services import importers
-    from mem.services.add import check_tags
     from mem.vault import entries as entry_codec
     from mem.vault import operations
 
@@ -211,7 +202,7 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
         raise InvalidInput(f"{path} is not a file")
     if not path.exists():
         raise InvalidInput(f"{path} does not exist")
-    fallback = datetime.fromtimestamp(os.stat(path).st_mtime, UTC)
+    fallback = importers.modified_at(path)
     records: list[importers.Record] = []
     problems: list[tuple[int, str]] = []
     read = {
@@ -226,9 +217,8 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
         else:
             records.append(found)
     known: set[str] = set()
-    for ref in layout.category_files(vault):
-        for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries:
-            known.update((entry.id, entry.get("src-id")))
+    for entry in vault_entries(vault):
+        known.update((entry.id, entry.get("src-id")))
     by_file: dict[layout.FileRef, list[str]] = {}
     new_ids: dict[layout.FileRef, set[str]] = {}
     skipped = 0
@@ -249,7 +239,7 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
                 ("src-id", record.src_id),
                 *record.header,
             )
-        tags = tuple(t for t in record.tags if valid_tag(check_tags, t))
+        tags = tuple(t for t in record.tags if valid_tag(t))
         block = entry_codec.render_entry(entry_id, record.moment, tags, record.text, header)
         by_file.setdefault(ref, []).append(block)
         new_ids.setdefault(ref, set()).add(entry_id)
@@ -267,14 +257,7 @@ def link_supersedes(vault: Path) -> None:
     """A source's own `supersedes` (kept as `supersedes-src:`, its id for the older record)
     becomes mem's links both ways: `supersedes:` on the newer entry, `superseded-by:` on the
     older, which search and recall then leave out."""
-    from mem.vault import entries as entry_codec
-
-    refs = layout.category_files(vault)
-    entries = [
-        entry
-        for ref in refs
-        for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries
-    ]
+    entries = vault_entries(vault)
     by_src = {entry.get("src-id"): entry for entry in entries if entry.get("src-id")}
     changes: dict[str, dict[str, dict[str, str | None]]] = {}
     for newer in entries:
@@ -283,7 +266,7 @@ def link_supersedes(vault: Path) -> None:
             continue
         changes.setdefault(newer.path, {})[newer.id] = {"supersedes": older.id}
         changes.setdefault(older.path, {})[older.id] = {"superseded-by": newer.id}
-    by_path = {ref.path: ref for ref in refs}
+    by_path = {ref.path: ref for ref in layout.category_files(vault)}
     for path, updates in changes.items():
         store.update(vault, path, with_headers_of(by_path[path], updates))
 
@@ -299,8 +282,16 @@ def with_headers_of(
     return change
 
 
-def valid_tag(check: Any, tag: str) -> bool:
+def vault_entries(vault: Path) -> list[Entry]:
+    """Every entry of the vault, archives and private files too, read from the markdown."""
+    return [entry for ref in layout.category_files(vault) for entry in parse(vault, ref)[0]]
+
+
+def valid_tag(tag: str) -> bool:
+    """A source's tag that mem can keep (one word with a letter); others are dropped."""
+    from mem.services.add import check_tags
+
     try:
-        return bool(check((tag,)))
+        return bool(check_tags((tag,)))
     except InvalidInput:
         return False
