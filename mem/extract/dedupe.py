@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 SIMILAR = 0.6  # Jaccard similarity of word sets above which two texts say the same thing
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -23,8 +24,22 @@ def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
     return len(first & second) / len(first | second)
 
 
+class Said(NamedTuple):
+    """What dedupe compares of a text, worked out once when one text meets many."""
+
+    form: str
+    words: frozenset[str]
+
+
+def said(text: str) -> Said:
+    return Said(normalise(text), word_set(text))
+
+
+def alike(first: Said, second: Said) -> bool:
+    """Duplicates: equal when normalised, or similar word sets."""
+    return first.form == second.form or jaccard(first.words, second.words) > SIMILAR
+
+
 def is_same(first: str, second: str) -> bool:
     """Tell whether two texts are duplicates: equal when normalised, or similar word sets."""
-    if normalise(first) == normalise(second):
-        return True
-    return jaccard(word_set(first), word_set(second)) > SIMILAR
+    return alike(said(first), said(second))

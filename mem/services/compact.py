@@ -31,6 +31,7 @@ from typing import NamedTuple
 from mem.config import Settings
 from mem.model import Entry
 from mem.services.feedback import QUIET, Feedback
+from mem.services.refresh import parse
 from mem.vault import layout, state, store
 
 HOT_DAYS = 7
@@ -122,9 +123,8 @@ def merges(entries: list[Entry], now: datetime) -> dict[str, list[Entry]]:
         if cold <= e.date < hot and not e.is_superseded and e.category != "handoffs"
     ]
     warm.sort(key=lambda e: (e.reinforced, e.date, e.id), reverse=True)
-    # Each text's normal form, word set and polarity once, not once per pair compared.
-    forms = {e.id: dedupe.normalise(e.body) for e in warm}
-    words = {e.id: dedupe.word_set(e.body) for e in warm}
+    # What each text says, and its polarity, once: not once per pair compared.
+    texts = {e.id: dedupe.said(e.body) for e in warm}
     failed = {e.id: bool(FAILED.search(e.body)) for e in warm}
     taken: set[str] = set()
     groups: dict[str, list[Entry]] = {}
@@ -136,10 +136,7 @@ def merges(entries: list[Entry], now: datetime) -> dict[str, list[Entry]]:
                 continue
             if failed[other.id] != failed[survivor.id]:
                 continue  # "X failed" and "X worked" are two things to know
-            same = forms[other.id] == forms[survivor.id] or (
-                dedupe.jaccard(words[survivor.id], words[other.id]) > dedupe.SIMILAR
-            )
-            if same:
+            if dedupe.alike(texts[survivor.id], texts[other.id]):
                 groups.setdefault(survivor.id, []).append(other)
                 taken.add(other.id)
         taken.add(survivor.id)
@@ -149,7 +146,6 @@ def merges(entries: list[Entry], now: datetime) -> dict[str, list[Entry]]:
 def share_due(vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool) -> list[Step]:
     """Private entries whose `share-after:` has come become the agent's own (committed) entries:
     written to the agent's file first, then taken out of the private one."""
-    from mem.vault import entries as entry_codec
     from mem.vault.archive import move_entries
 
     def due(entries: list[Entry]) -> list[str]:
@@ -160,8 +156,7 @@ def share_due(vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool)
         ]
 
     if dry_run:
-        parsed = entry_codec.parse_ref(store.read_text(vault, ref.path), ref)
-        ids = due(list(parsed.entries))
+        ids = due(parse(vault, ref)[0])
     else:
         target = layout.file_ref(ref.agent, ref.category, "agent")
         ids = [e.id for e in move_entries(vault, ref, target, due)]
@@ -251,7 +246,6 @@ def archive_file(
     vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool
 ) -> tuple[list[Step], int]:
     """Move what `leaving` picks out of one category file; (steps, entries that stay)."""
-    from mem.vault import entries as entry_codec
     from mem.vault.archive import move_to_archive
 
     why: dict[str, str] = {}
@@ -263,7 +257,7 @@ def archive_file(
         return list(why)
 
     if dry_run:
-        choose(list(entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries))
+        choose(parse(vault, ref)[0])
     else:
         move_to_archive(vault, ref, choose)
     return archive_steps(ref.path, why), (seen[0] - len(why)) if seen else 0

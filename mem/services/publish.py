@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.extract import dedupe
 from mem.extract.redact import redact
-from mem.model import Entry
+from mem.model import SHARED_FOLDER, Entry
 from mem.services.add import add
+from mem.services.commit import find_twin
 from mem.services.search import Query, list_entries
 
 
@@ -34,10 +34,10 @@ def publish(
     agent = check_agent(settings.agent)
     clean, redactions = redact(text.strip())
     if clean:
-        folder = "_shared" if scope == "shared" else agent
+        folder = SHARED_FOLDER if scope == "shared" else agent
         known = list_entries(settings, Query(agent=folder, category=category, limit=None))
-        for entry in known:
-            if entry.scope == scope and dedupe.is_same(entry.body.removeprefix("- [ ] "), clean):
-                return Published(entry, False, redactions)
+        twin = find_twin([entry for entry in known if entry.scope == scope], clean)
+        if twin is not None:
+            return Published(twin, False, redactions)
     entry = add(settings, clean, category, kind, tags, scope, now=now)
     return Published(entry, True, redactions)

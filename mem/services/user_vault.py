@@ -89,18 +89,18 @@ def about_you(settings: Settings, task: str = "") -> list[Entry]:
         check_outside(folder, settings)
     except InvalidSetting:
         return []  # `mem add --scope user` says why; a recall goes on without it
-    from mem.vault import entries as entry_codec
-    from mem.vault import layout, store
+    from mem.services.refresh import parse
+    from mem.vault import layout
 
     found: list[Entry] = []
     for ref in layout.category_files(folder):
         if ref.agent != SHARED_FOLDER or ref.archived or ref.category not in YOU_CATEGORIES:
             continue
         try:
-            parsed = entry_codec.parse_ref(store.read_text(folder, ref.path), ref)
+            entries = parse(folder, ref)[0]
         except (OSError, UnicodeDecodeError):
             continue
-        found += [e for e in parsed.entries if not e.is_superseded]
+        found += [e for e in entries if not e.is_superseded]
     words = {word.lower() for word in WORD.findall(task) if len(word) > 2}
 
     def rank(entry: Entry) -> tuple[int, bool, int, datetime]:
