@@ -24,6 +24,7 @@ from pydantic import Field
 from mem.config import Settings, check_agent
 from mem.errors import MemError
 from mem.model import Entry
+from mem.text import cut_words
 
 ENTRY_CHARS = 400  # of each entry's text in query results
 
@@ -166,8 +167,7 @@ def entry_line(entry: Entry, text: str) -> str:
 
 
 def short(body: str) -> str:
-    text = " ".join(body.split())
-    return text if len(text) <= ENTRY_CHARS else text[: ENTRY_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return cut_words(" ".join(body.split()), ENTRY_CHARS)
 
 
 def serve(settings: Callable[[], Settings]) -> None:

@@ -91,8 +91,7 @@ def claude_roots(environ: Mapping[str, str]) -> list[Path]:
 def codex(
     project: Path, environ: Mapping[str, str], since: datetime | None
 ) -> Iterator[Transcript]:
-    home = environ.get("CODEX_HOME") or str(Path(environ.get("HOME") or "~") / ".codex")
-    base = Path(home).expanduser()
+    base = codex_home(environ)
     for folder in (base / "sessions", base / "archived_sessions"):
         if not folder.is_dir():
             continue
@@ -103,6 +102,12 @@ def codex(
             ran_in = codex_cwd(path)
             if ran_in is not None and is_within(ran_in, project):
                 yield found
+
+
+def codex_home(environ: Mapping[str, str]) -> Path:
+    """Where Codex keeps its config, hooks and sessions: `$CODEX_HOME`, else `~/.codex`."""
+    home = environ.get("CODEX_HOME") or str(Path(environ.get("HOME") or "~") / ".codex")
+    return Path(home).expanduser()
 
 
 def codex_cwd(path: Path) -> Path | None:

@@ -40,11 +40,6 @@ ACTIONS = {
     "PreCompress": "turn",
     "SessionEnd": "end",
 }
-TRANSCRIPT_FORMATS = {
-    "claude-code": "claude-jsonl",
-    "codex": "codex-jsonl",
-    "gemini": "gemini-jsonl",
-}
 CONTEXT_CHARS = 10_000  # Claude Code's cap on a hook's additionalContext (longer goes to a file)
 PROMPT_BUDGET = 600  # tokens for a first prompt's memory: the session start had the rest
 LABEL = (
@@ -169,6 +164,7 @@ def before_tool(settings: Settings, event: HookEvent) -> HookAnswer:
 def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None) -> HookAnswer:
     """Commit what the transcript holds that no commit took before. A subagent's transcript
     gives its lessons and decisions but no handoff: the session's own handoff stays."""
+    from mem.extract import sessions
     from mem.services.commit import commit, lines_of
 
     if not event.transcript:
@@ -178,7 +174,7 @@ def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None
         path = Path(event.cwd) / path
     if not path.is_file():
         return HookAnswer(event.name)  # not written yet: the next event commits it
-    fmt = TRANSCRIPT_FORMATS.get(event.kind, "auto")
+    fmt = sessions.FORMATS.get(event.kind, "auto")  # the format each agent keeps them in
     with path.open("rb") as stream:
         commit(settings, lines_of(stream), fmt, now=now, hand_off=not event.subagent)
     return HookAnswer(event.name)

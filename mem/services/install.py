@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from mem.config import check_agent
 from mem.errors import FileUnreadable, InvalidInput, InvalidSetting
+from mem.extract.sessions import codex_home
 from mem.vault import store
 
 INSTALLABLE = ("claude-code", "codex", "gemini", "antigravity")
@@ -142,22 +143,24 @@ def settings_path(
     if not user:
         return project / project_file
     if user_file.startswith("$CODEX_HOME/"):
-        home = environ.get("CODEX_HOME") or str(Path(environ.get("HOME", "~")) / ".codex")
-        return Path(home).expanduser() / user_file.removeprefix("$CODEX_HOME/")
+        return codex_home(environ) / user_file.removeprefix("$CODEX_HOME/")
     return Path(environ.get("HOME", "~")).expanduser() / user_file.removeprefix("~/")
 
 
+def mem_command(*args: str, mem_agent: str | None = None) -> tuple[str, ...]:
+    """`mem ARGS [--agent NAME]`: `mem` when it is on PATH, else this Python running mem."""
+    base = ("mem",) if shutil.which("mem") else (sys.executable, "-m", "mem")
+    return (*base, *args, *(("--agent", mem_agent) if mem_agent else ()))
+
+
 def hook_command(agent: str, mem_agent: str | None) -> str:
-    """The command the agent runs: `mem` when it is on PATH, else this Python running mem."""
-    found = shutil.which("mem")
-    base = "mem" if found else f"{shlex.quote(sys.executable)} -m mem"
-    named = f" --agent {shlex.quote(mem_agent)}" if mem_agent else ""
-    return f"{base} hook {agent}{named}"
+    """The command line the agent's hooks run."""
+    return shlex.join(mem_command("hook", agent, mem_agent=mem_agent))
 
 
 def server_command(mem_agent: str | None) -> tuple[str, ...]:
-    base = ("mem",) if shutil.which("mem") else (sys.executable, "-m", "mem")
-    return (*base, "mcp", *(("--agent", mem_agent) if mem_agent else ()))
+    """The MCP server's command and arguments."""
+    return mem_command("mcp", mem_agent=mem_agent)
 
 
 def plan_install(agent: str, wired: Wiring) -> list[Change]:

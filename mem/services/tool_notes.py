@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from mem.config import Settings, check_agent
 from mem.model import Entry
 from mem.services.refresh import fresh_notes
+from mem.text import cut_words
 
 NOTES_LIMIT = 3  # entries shown before one tool call
 NOTE_CHARS = 320  # of each entry's text
@@ -210,7 +211,5 @@ def patterns(targets: Targets) -> Iterable[tuple[str, re.Pattern[str]]]:
 
 def note_text(entry: Entry) -> str:
     """One line per entry: its kind, date and text, cut short."""
-    body = " ".join(entry.body.split())
-    if len(body) > NOTE_CHARS:
-        body = body[: NOTE_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    body = cut_words(" ".join(entry.body.split()), NOTE_CHARS)
     return f"- {entry.kind}, {entry.date:%Y-%m-%d} ({entry.id}): {body}"
