@@ -78,7 +78,6 @@ MIN_EXCERPT_TOKENS = 12  # a shorter excerpt says too little to be worth its lin
 MIN_BUDGET = 50
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-LABELLED = re.compile(r"^\*\*([A-Za-z ]+):\*\*", re.MULTILINE)  # a handoff part: **Next:**
 MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s*)?")
 
 
@@ -578,15 +577,10 @@ def handoff_text(entry: Entry, only: Sequence[str] = ()) -> str:
     sender = entry.get("from")
     lead = f"({entry.date:%Y-%m-%d}{', from ' + sender if sender else ''})"
     body = entry.body.strip()
-    if only:
-        parts = LABELLED.split(body)
-        if len(parts) > 1:  # [before, label, text, label, text, ...]
-            kept = [
-                f"**{label}:**{text.rstrip()}"
-                for label, text in zip(parts[1::2], parts[2::2], strict=True)
-                if label.lower() in only
-            ]
-            body = "\n\n".join(kept) if kept else body
+    parts = session.handoff_parts(body) if only else []
+    if parts:
+        kept = [f"**{label}:**{text.rstrip()}" for label, text in parts if label.lower() in only]
+        body = "\n\n".join(kept) if kept else body
     return f"{lead} {body}"
 
 

@@ -22,24 +22,16 @@ MAX_COMMITS = 3
 
 def parts_of(body: str) -> tuple[str, list[str], list[str]]:
     """A handoff's What, its files changed and its commits."""
-    what, files, commits = "", list[str](), list[str]()
-    current: list[str] | None = None
-    for line in body.splitlines():
-        stripped = line.strip()
-        lowered = stripped.lower()
-        if lowered.startswith("**what:**"):
-            what, current = stripped[len("**what:**") :].strip(), None
-        elif lowered.startswith("**files changed:**"):
-            current = files
-        elif lowered.startswith("**commits:**"):
-            current = commits
-        elif stripped.startswith("**"):
-            current = None
-        elif current is not None and stripped.startswith("- ") and not stripped.startswith("- …"):
-            current.append(stripped[2:].strip())
-    if not what:
-        what = next((line.strip() for line in body.splitlines() if line.strip()), "")
-    return what, files, commits
+    from mem.services.session import handoff_parts, handoff_what
+
+    lists = {label.lower(): text for label, text in handoff_parts(body)}
+
+    def listed(label: str) -> list[str]:
+        lines = (line.strip() for line in lists.get(label, "").splitlines())
+        # "- … and 3 more" counts what a handoff left out; it is not a file
+        return [x[2:].strip() for x in lines if x.startswith("- ") and not x.startswith("- …")]
+
+    return handoff_what(body), listed("files changed"), listed("commits")
 
 
 def session_line(entry: Entry) -> str:

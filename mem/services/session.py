@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +17,8 @@ from mem.services.lookup import with_lines
 from mem.services.refresh import fresh_index
 from mem.text import cut_words
 from mem.vault import layout, state
+
+LABELLED = re.compile(r"^\*\*([A-Za-z ]+):\*\*", re.MULTILINE)  # a handoff part: **Next:**
 
 CHECKPOINT_LIFETIME = timedelta(days=7)
 ROSTER_SCAN = 16  # the newest handoffs looked at at once; quieter agents are asked one by one
@@ -213,6 +216,13 @@ def roster(
         what = " ".join(handoff_what(last.body).split())
         lines.append(RosterLine(agent, last.date, cut_words(what, ROSTER_CHARS)))
     return lines
+
+
+def handoff_parts(body: str) -> list[tuple[str, str]]:
+    """A handoff's labelled parts, in order, as (label, text): `**Files changed:**` and the
+    list under it give ("Files changed", "\n- app.py\n"). None when it has no labels."""
+    parts = LABELLED.split(body)  # [before, label, text, label, text, ...]
+    return list(zip(parts[1::2], parts[2::2], strict=True))
 
 
 def handoff_what(body: str) -> str:
