@@ -176,7 +176,12 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
     return done
 
 
-SOURCES = ("jsonl", "ostwin", "cline", "claude", "portos", "basic-memory")
+SOURCES = ("aiteamx", "bit-office", "jsonl", "ostwin", "cline", "claude", "portos", "basic-memory")
+FOLDER_SOURCES = {
+    "cline": "Cline keeps its memory in memory-bank/",
+    "aiteamx": "AITEAM-X keeps its memory in .memory/",
+    "bit-office": "bit-office keeps its memory in ~/.open-office/data/instances/<id>/memory/",
+}
 
 
 class Imported(NamedTuple):
@@ -189,19 +194,26 @@ class Imported(NamedTuple):
 def import_from(settings: Settings, source: str, path: Path) -> Imported:
     """Import another system's memory (see importers.py); records already imported are
     skipped, unreadable ones reported with their line, the rest written."""
-    from mem.services import importers
+    from mem.services import importers, team_importers
     from mem.vault import entries as entry_codec
     from mem.vault import operations
 
     vault = settings.require_vault()
     if source not in SOURCES:
         raise InvalidInput(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
-    if source == "cline" and not path.is_dir():
-        raise InvalidInput(f"{path} is not a folder (Cline keeps its memory in memory-bank/)")
+    if source in FOLDER_SOURCES and not path.is_dir():
+        raise InvalidInput(f"{path} is not a folder ({FOLDER_SOURCES[source]})")
     if source in ("jsonl", "ostwin", "portos") and not path.is_file():
         raise InvalidInput(f"{path} is not a file")
     if not path.exists():
         raise InvalidInput(f"{path} does not exist")
+    source_root = team_importers.aiteamx_root(path) if source == "aiteamx" else path
+    if vault.resolve() in (source_root.resolve(), *source_root.resolve().parents):
+        # AITEAM-X keeps its vault in .memory/ too: the same folder would be read and written
+        raise InvalidInput(
+            f"{source_root} is this vault: move the other system's files out of it "
+            f"(e.g. to .memory-{source}) and import from there"
+        )
     fallback = importers.modified_at(path)
     records: list[importers.Record] = []
     problems: list[tuple[int, str]] = []
@@ -210,6 +222,8 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
         "claude": importers.read_claude,
         "portos": importers.read_portos,
         "basic-memory": importers.read_basic_memory,
+        "aiteamx": team_importers.read_aiteamx,
+        "bit-office": team_importers.read_bit_office,
     }.get(source, importers.read_jsonl)
     for found in read(path, fallback):
         if isinstance(found, importers.Problem):

@@ -220,7 +220,7 @@ def roster(
 
 def handoff_parts(body: str) -> list[tuple[str, str]]:
     """A handoff's labelled parts, in order, as (label, text): `**Files changed:**` and the
-    list under it give ("Files changed", "\n- app.py\n"). None when it has no labels."""
+    list under it give ("Files changed", "\n- app.py\n"). Empty when it has no labels."""
     parts = LABELLED.split(body)  # [before, label, text, label, text, ...]
     return list(zip(parts[1::2], parts[2::2], strict=True))
 
