@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mem.model import (
@@ -554,6 +554,40 @@ def ran(report: RunReport) -> None:
     elif report.handoff is not None:
         parts.append(f"handoff {report.handoff.id}")
     say("mem run: " + "; ".join(parts or ["nothing to remember"]))
+
+
+def migrated(done: Sequence[Any]) -> None:
+    """What `mem migrate` made of each flat file, as a table; sections it left alone after."""
+    from rich.table import Table
+
+    table = Table(title="migrated flat files (each kept as <file>.bak)", title_justify="left")
+    for column in ("flat file", "agent", "entries", "already there"):
+        table.add_column(column)
+    for item in done:
+        counts = ", ".join(f"{category} {n}" for category, n in item.added.items())
+        table.add_row(item.flat_file, item.agent, counts or "nothing new", str(item.skipped))
+    console().print(table)
+    for item in done:
+        if item.unknown_sections:
+            say(
+                f"{item.flat_file}: sections mem does not know, left in {item.flat_file}.bak: "
+                + ", ".join(item.unknown_sections)
+            )
+
+
+def imported(source: str, added: dict[str, int], skipped: int) -> None:
+    """What an import wrote, file by file, as a table; then the totals."""
+    if added:
+        from rich.table import Table
+
+        table = Table(title=f"imported from {source}", title_justify="left")
+        table.add_column("file")
+        table.add_column("entries", justify="right")
+        for where, count in added.items():
+            table.add_row(where, str(count))
+        console().print(table)
+    total = sum(added.values())
+    sys.stdout.write(f"{total} imported from {source}, {skipped} already there\n")
 
 
 def compacted(report: Any) -> None:

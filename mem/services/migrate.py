@@ -23,6 +23,7 @@ from typing import NamedTuple
 from mem.config import Settings, is_valid_agent
 from mem.errors import InvalidInput
 from mem.model import Entry
+from mem.services.feedback import QUIET, Feedback
 from mem.services.importers import digest, modified_at
 from mem.services.refresh import parse
 from mem.vault import layout, store
@@ -139,13 +140,14 @@ def items_of(agent: str, text: str, modified: datetime) -> tuple[list[Item], lis
     return items, unknown
 
 
-def migrate_flat(settings: Settings) -> list[Migrated]:
+def migrate_flat(settings: Settings, feedback: Feedback = QUIET) -> list[Migrated]:
     """Convert every flat agent file of the vault; an empty list when there are none."""
     from mem.services.add import NewEntry, add_many
 
     vault = settings.require_vault()
     done: list[Migrated] = []
-    for path in flat_files(vault):
+    flat = flat_files(vault)
+    for path in flat:
         agent = path.stem
         text = store.read_text(vault, path.name)
         items, unknown = items_of(agent, text, modified_at(path))
@@ -173,6 +175,8 @@ def migrate_flat(settings: Settings) -> list[Migrated]:
         os.replace(path, path.with_name(path.name + ".bak"))
         store.sync_folder(path.parent)
         done.append(Migrated(path.name, agent, added, skipped, tuple(unknown)))
+        if feedback.progress is not None and len(flat) > 1:
+            feedback.progress(len(done), len(flat))
     return done
 
 
@@ -191,7 +195,9 @@ class Imported(NamedTuple):
     problems: tuple[tuple[int, str], ...]  # (line, why) of records that could not be read
 
 
-def import_from(settings: Settings, source: str, path: Path) -> Imported:
+def import_from(
+    settings: Settings, source: str, path: Path, feedback: Feedback = QUIET
+) -> Imported:
     """Import another system's memory (see importers.py); records already imported are
     skipped, unreadable ones reported with their line, the rest written."""
     from mem.services import importers, team_importers
@@ -262,6 +268,8 @@ def import_from(settings: Settings, source: str, path: Path) -> Imported:
     for ref, blocks in by_file.items():
         operations.insert(vault, ref, "".join(blocks), new_ids[ref])
         added[ref.path] = len(blocks)
+        if feedback.progress is not None and len(by_file) > 1:
+            feedback.progress(len(added), len(by_file))
     if added:
         link_supersedes(vault)
     return Imported(source, added, skipped, tuple(problems))

@@ -373,3 +373,53 @@ def test_basic_memory_notes_observations_by_category_and_relations_left_out(mem,
         ).stdout
     )
     assert again["added"] == {} and again["skipped"] == 4
+
+
+def test_an_import_on_a_terminal_shows_a_progress_bar_and_ends_with_a_table(vault, tmp_path):
+    # the bar is drawn only when stderr is a terminal: give the real command a pseudo-terminal
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    kinds = ("decision", "lesson", "fact", "task", "project", "warning", "convention")
+    lines = [
+        json.dumps({"id": f"e{n}", "type": kinds[n % len(kinds)], "text": f"Record {n} of a log."})
+        for n in range(70)
+    ]
+    log = tmp_path / "events.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mem",
+            "--vault",
+            str(vault),
+            "migrate",
+            "--from",
+            "jsonl",
+            str(log),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env=env,
+    )
+    os.close(follower)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the follower side closed: the command has ended
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    stdout = process.communicate(timeout=60)[0].decode("utf-8")
+    os.close(leader)
+    assert process.returncode == 0
+    assert b"importing" in drawn  # the bar's label, drawn while files were written
+    assert "imported from jsonl" in stdout and "70 imported from jsonl, 0 already there" in stdout
+    assert "main/lessons.md" in stdout  # the table names each file written

@@ -48,33 +48,25 @@ def migrate(
 
     Example: mem migrate --from jsonl export.jsonl
     """
+    from mem.cli.feedback import for_people
     from mem.errors import InvalidInput
     from mem.services.migrate import import_from, migrate_flat
 
     if source is not None or path is not None:
         if source is None or path is None:
             raise InvalidInput("give both --from SOURCE and the PATH to import")
-        report = import_from(settings_of(ctx, vault=vault, agent=agent), source, path)
+        settings = settings_of(ctx, vault=vault, agent=agent)
+        report = import_from(settings, source, path, for_people("importing"))
         imported(report, as_json)
         return
-    done = migrate_flat(settings_of(ctx, vault=vault))
+    done = migrate_flat(settings_of(ctx, vault=vault), for_people("migrating"))
     if as_json:
         render.write_json({"migrated": [item._asdict() for item in done]})
         return
     if not done:
         render.out("nothing to migrate: no .memory/<agent>.md flat files")
         return
-    for item in done:
-        counts = ", ".join(f"{category} {n}" for category, n in item.added.items()) or "nothing new"
-        again = f"; {item.skipped} already there" if item.skipped else ""
-        render.out(
-            f"{item.flat_file} -> {item.agent}/: {counts}{again} ({item.flat_file}.bak kept)"
-        )
-        if item.unknown_sections:
-            render.say(
-                f"  sections mem does not know, left in {item.flat_file}.bak: "
-                + ", ".join(item.unknown_sections)
-            )
+    render.migrated(done)
 
 
 def imported(report: object, as_json: bool) -> None:
@@ -91,10 +83,7 @@ def imported(report: object, as_json: bool) -> None:
             }
         )
     else:
-        for where, count in report.added.items():
-            render.out(f"{where}: {count} imported")
-        total = sum(report.added.values())
-        render.out(f"{total} imported from {report.source}, {report.skipped} already there")
+        render.imported(report.source, report.added, report.skipped)
         for line, why in report.problems:
             render.say(f"line {line}: {why}" if line else why)
     if report.problems:
