@@ -23,6 +23,8 @@ and reports medians:
 - `hook SessionStart`          `mem hook claude-code` given a SessionStart event (the recall)
 - `hook PreToolUse`            `mem hook claude-code` given an Edit of a file lessons name
 - `mem compact`                 one compaction of the vault (timed once, last: it moves entries)
+- `first search --all after`    the first `mem search --all` on the compacted copy: it indexes the
+                               archive, which the compaction leaves to the first search that wants it
 - `recall before/after compact` `mem recall` on the vault and on a compacted copy, in turn
 
 The machine may set PYTHONDONTWRITEBYTECODE=1; with an editable install that would make every run
@@ -548,6 +550,9 @@ def measure_size(
     shutil.copytree(folder, compacted)
     moved = compacted / ".memory"
     compacts = [run_checked([*mem, "--vault", str(moved), "compact"], env, compacted)]
+    # The archive is indexed when a search first wants it, not by the compaction: time that.
+    search_all = [*mem, "--vault", str(moved), "search", QUERIES[0], "--all"]
+    archive_indexing = [run_checked(search_all, env, compacted)]
     run_checked([*mem, "--vault", str(moved), "recall", "--agent", "dev"], env, compacted)
     before, after = [], []
     for run in range(args.runs):
@@ -561,6 +566,7 @@ def measure_size(
     results.append(summarize(n, "edit + mem search", edits, floor))
     results.append(summarize(n, "full rebuild", rebuilds, floor))
     results.append(summarize(n, "mem compact", compacts, floor))
+    results.append(summarize(n, "first search --all after", archive_indexing, floor))
     results.append(summarize(n, "recall before compact", before, floor))
     results.append(summarize(n, "recall after compact", after, floor))
     return results

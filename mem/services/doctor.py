@@ -25,6 +25,7 @@ from mem.services.refresh import (
     INDEX_DIR,
     bring_up_to_date,
     changed_files,
+    indexed_refs,
     open_index,
     rebuild,
 )
@@ -324,8 +325,8 @@ def check_gitignore(vault: Path, fix: bool) -> list[Problem]:
 def check_index(vault: Path, feedback: Feedback) -> list[Problem]:
     """Bring the index up to date (always safe: it is a cache) and say what that took."""
     index = open_index(vault)
-    refs = layout.category_files(vault)
-    pending = changed_files(vault, index, refs)
+    refs = indexed_refs(vault)  # the archive is indexed when a search wants it
+    pending = changed_files(vault, index, refs, archive=False)
     if pending is None or not index.is_readable():
         existed = index.folder.exists()
         with store.locked(vault, INDEX_DIR):

@@ -36,7 +36,7 @@ def edit(
     if status != 0:
         raise EditorFailed(f"the editor exited with status {status}; the file is as it saved it")
     changed = store.read_bytes(vault, entry.path) != before
-    fresh_index(vault, feedback)
+    fresh_index(vault, feedback, archive=True)  # the entry may be an archived one
     ref = layout.describe(entry.path)
     assert ref is not None  # find_entry only returns entries of category files
     entries, problems = parse(vault, ref)

@@ -30,7 +30,7 @@ def find_entry_block(
         raise InvalidInput(
             f"id prefix {given!r} is too short; give at least {MIN_ID_PREFIX} characters"
         )
-    index = fresh_index(vault, feedback)
+    index = fresh_index(vault, feedback, archive=True)  # an archived entry has its id too
 
     def visible(found: list[Entry]) -> list[Entry]:
         return [e for e in found if e.scope != "private" or e.agent == settings.agent]

@@ -72,20 +72,30 @@ def looks_unchanged(known: FileStamp | None, info: os.stat_result) -> bool:
     ) == (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
+def indexed_refs(vault: Path, archive: bool = False) -> list[layout.FileRef]:
+    """The category files to bring the index up to date with. The archive only when asked
+    for (`--all`, an id lookup): a compaction moves thousands of entries there, and indexing
+    them as it goes was most of its time, for entries recall never shows. They are indexed
+    the first time a search wants them."""
+    refs = layout.category_files(vault)
+    return refs if archive else [ref for ref in refs if not ref.archived]
+
+
 def changed_files(
-    vault: Path, index: SearchIndex, refs: list[layout.FileRef]
+    vault: Path, index: SearchIndex, refs: list[layout.FileRef], archive: bool = True
 ) -> tuple[dict[str, FileStamp], list[str]] | None:
     """Compare the files with the manifest: (stamps of changed files, removed paths), or None
     when the index has no manifest."""
     known = index.manifest()
-    return None if known is None else changed_since(vault, known, refs)
+    return None if known is None else changed_since(vault, known, refs, archive)
 
 
 def changed_since(
-    vault: Path, known: dict[str, FileStamp], refs: list[layout.FileRef]
+    vault: Path, known: dict[str, FileStamp], refs: list[layout.FileRef], archive: bool = True
 ) -> tuple[dict[str, FileStamp], list[str]]:
-    """The files whose stat differs from their stamp (with their stamps now), and the paths
-    stamped that are gone."""
+    """The files of `refs` whose stat differs from their stamp (with their stamps now), and the
+    paths stamped that are gone. Without `archive`, stamped archive files are not looked at:
+    gone or not, they wait for a search of the archive."""
     changed: dict[str, FileStamp] = {}
     for ref in refs:
         path = vault / ref.path
@@ -97,8 +107,15 @@ def changed_since(
             continue
         changed[ref.path] = stamp_of(path)
     present = {ref.path for ref in refs}
-    removed = [path for path in known if path not in present]
+    removed = [
+        path for path in known if path not in present and (archive or not is_archive_path(path))
+    ]
     return changed, removed
+
+
+def is_archive_path(path: str) -> bool:
+    ref = layout.describe(path)
+    return ref is not None and ref.archived
 
 
 def open_index(vault: Path) -> SearchIndex:
@@ -108,15 +125,16 @@ def open_index(vault: Path) -> SearchIndex:
     return SearchIndex(vault / INDEX_DIR, PARSER_VERSION)
 
 
-def fresh_index(vault: Path, feedback: Feedback = QUIET) -> SearchIndex:
-    """Return the vault's index after bringing it up to date with the markdown."""
+def fresh_index(vault: Path, feedback: Feedback = QUIET, archive: bool = False) -> SearchIndex:
+    """Return the vault's index after bringing it up to date with the markdown; with
+    `archive`, its archive files too (see indexed_refs)."""
     index = open_index(vault)
-    refs = layout.category_files(vault)
-    pending = changed_files(vault, index, refs)
+    refs = indexed_refs(vault, archive)
+    pending = changed_files(vault, index, refs, archive)
     if pending is not None and not pending[0] and not pending[1] and index.is_readable():
         return index  # up to date, and opens (a damaged segment with a good manifest does not)
     try:
-        return bring_up_to_date(vault, index, feedback)
+        return bring_up_to_date(vault, index, feedback, archive)
     except VaultReadOnly:
         if pending is None or not index.is_readable():
             raise
@@ -136,7 +154,7 @@ def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
     folder = vault / INDEX_DIR
     known = manifest.stamps_of(manifest.read_data(folder, manifest.version_of(PARSER_VERSION)))
     if known is not None:
-        changed, removed = changed_since(vault, known, layout.category_files(vault))
+        changed, removed = changed_since(vault, known, indexed_refs(vault), archive=False)
         lines = None if changed or removed else notes_file.read_lines(folder)
         if lines is not None:
             return notes_file.entries(lines, words)
@@ -144,23 +162,28 @@ def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
 
 
 def rebuild_index(vault: Path, feedback: Feedback = QUIET) -> int:
-    """Build the index again from the markdown, in one segment; return the number of entries.
-    After a change to most of the vault (a compaction moves thousands of entries) this costs
-    what an update would, and the update would leave the index in slower, holed segments."""
+    """Build the index of the hot files again from the markdown, in one segment; return the
+    number of entries. After a change to most of the vault (a compaction moves thousands of
+    entries) this costs less than an update, which would leave slower, holed segments."""
     index = open_index(vault)
     with store.locked(vault, INDEX_LOCK):
-        return rebuild(vault, index, layout.category_files(vault), feedback, damaged=False)
+        return rebuild(vault, index, indexed_refs(vault), feedback, damaged=False)
 
 
-def bring_up_to_date(vault: Path, index: SearchIndex, feedback: Feedback) -> SearchIndex:
+def bring_up_to_date(
+    vault: Path, index: SearchIndex, feedback: Feedback, archive: bool = False
+) -> SearchIndex:
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.
-        refs = layout.category_files(vault)
-        pending = changed_files(vault, index, refs)
+        refs = indexed_refs(vault, archive)
+        pending = changed_files(vault, index, refs, archive)
         if pending is None or not index.is_readable():
             rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
         else:
             changed, removed = pending
+            archived = [path for path in changed if is_archive_path(path)]
+            if archived:
+                feedback.notice(f"indexing the archive ({len(archived)} file(s))")
             update(vault, index, refs, changed, removed, index.manifest() or {})
     return index
 

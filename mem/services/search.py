@@ -75,7 +75,7 @@ def search(
         raise InvalidInput("nothing to search for; give some words")
     moment = now or datetime.now(UTC)
     filters = filters_of(settings, query, moment)
-    index = fresh_index(vault, feedback)
+    index = fresh_index(vault, feedback, archive=filters.include_archived)
     ranking = ranking_for(settings, moment, query.decay)
     found = index.search(query.text, filters, ranking, query.limit)
     terms = tuple(dict.fromkeys(word.lower() for word in WORD.findall(query.text)))
@@ -92,7 +92,8 @@ def list_entries(settings: Settings, query: Query, feedback: Feedback = QUIET) -
     """Return entries matching the filters, newest first."""
     vault = settings.require_vault()
     filters = filters_of(settings, query)
-    return with_lines(vault, fresh_index(vault, feedback).browse(filters, query.limit))
+    index = fresh_index(vault, feedback, archive=filters.include_archived)
+    return with_lines(vault, index.browse(filters, query.limit))
 
 
 def term_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:

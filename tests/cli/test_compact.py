@@ -116,6 +116,29 @@ def test_archived_entries_are_found_with_all_and_never_recalled(mem, vault):
     assert "library50" not in ok(mem("recall", "-a", "dev", "--task", "library50")).stdout
 
 
+def test_the_archive_is_indexed_when_first_wanted_not_during_the_compaction(mem, vault):
+    # A big compaction rebuilds the index of the hot files only: indexing thousands of moved
+    # entries was most of its time, for entries recall never shows.
+    decisions = [(f"d{n:03d}", 40 + n, "", f"Decision {n} picked engine{n}.") for n in range(260)]
+    write_file(vault, "dev", "decisions", decisions)
+    ok(mem("search", "engine5"))
+    report = json.loads(ok(mem("compact", "--json")).stdout)
+    assert sum(len(s["ids"]) for s in report["steps"] if s["action"] == "archive") == 240
+    assert "healthy" in ok(mem("doctor")).stderr  # an archive not indexed yet is not stale
+    assert "d250" not in ok(mem("search", "engine250", "--json")).stdout
+    shown = ok(mem("show", "d245"))  # an id lookup wants the archive: indexed now, once
+    assert "engine245" in shown.stdout and "indexing the archive" in shown.stderr
+    found = ok(mem("search", "engine250", "--all", "--json"))
+    assert "d250" in found.stdout and "indexing" not in found.stderr
+    decisions_md = vault / "dev" / "archive" / "decisions.md"
+    decisions_md.write_text(
+        decisions_md.read_text(encoding="utf-8").replace("engine251", "turbine251"),
+        encoding="utf-8",
+    )
+    assert "d251" not in ok(mem("search", "turbine251", "--json")).stdout
+    assert "d251" in ok(mem("search", "turbine251", "--all", "--json")).stdout
+
+
 def test_dry_run_changes_nothing_and_says_what_would_move(mem, vault):
     big_vault(vault)
     files = {p: p.read_bytes() for p in vault.rglob("*.md")}
