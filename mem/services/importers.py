@@ -83,7 +83,10 @@ def moment_of(raw: Any, fallback: datetime) -> datetime:
     from mem.vault.entries import parse_date
 
     if isinstance(raw, (int, float)) and raw > 0:
-        return datetime.fromtimestamp(raw / 1000 if raw > 1e11 else raw, UTC)
+        try:
+            return datetime.fromtimestamp(raw / 1000 if raw > 1e11 else raw, UTC)
+        except (ValueError, OverflowError, OSError):  # beyond the years a date can hold
+            return fallback
     if isinstance(raw, str) and raw.strip():
         try:
             return parse_date(raw)

@@ -214,10 +214,14 @@ def import_from(
     if not path.exists():
         raise InvalidInput(f"{path} does not exist")
     source_root = team_importers.aiteamx_root(path) if source == "aiteamx" else path
-    if vault.resolve() in (source_root.resolve(), *source_root.resolve().parents):
-        # AITEAM-X keeps its vault in .memory/ too: the same folder would be read and written
+    if source in FOLDER_SOURCES and vault.resolve() in (
+        source_root.resolve(),
+        *source_root.resolve().parents,
+    ):
+        # AITEAM-X keeps its vault in .memory/ too: the same files would be read and written
+        where = "this vault" if source_root.resolve() == vault.resolve() else "inside this vault"
         raise InvalidInput(
-            f"{source_root} is this vault: move the other system's files out of it "
+            f"{source_root} is {where}: move the other system's files out of it "
             f"(e.g. to .memory-{source}) and import from there"
         )
     fallback = importers.modified_at(path)

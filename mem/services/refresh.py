@@ -82,7 +82,7 @@ def indexed_refs(vault: Path, archive: bool = False) -> list[layout.FileRef]:
 
 
 def changed_files(
-    vault: Path, index: SearchIndex, refs: list[layout.FileRef], archive: bool = True
+    vault: Path, index: SearchIndex, refs: list[layout.FileRef], archive: bool
 ) -> tuple[dict[str, FileStamp], list[str]] | None:
     """Compare the files with the manifest: (stamps of changed files, removed paths), or None
     when the index has no manifest."""
@@ -91,7 +91,7 @@ def changed_files(
 
 
 def changed_since(
-    vault: Path, known: dict[str, FileStamp], refs: list[layout.FileRef], archive: bool = True
+    vault: Path, known: dict[str, FileStamp], refs: list[layout.FileRef], archive: bool
 ) -> tuple[dict[str, FileStamp], list[str]]:
     """The files of `refs` whose stat differs from their stamp (with their stamps now), and the
     paths stamped that are gone. Without `archive`, stamped archive files are not looked at:
@@ -181,7 +181,13 @@ def bring_up_to_date(
             rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
         else:
             changed, removed = pending
-            archived = [path for path in changed if is_archive_path(path)]
+            known = index.manifest() or {}
+            archived = [
+                path
+                for path, stamp in changed.items()
+                if is_archive_path(path)
+                and (path not in known or known[path].sha256 != stamp.sha256)
+            ]
             if archived:
                 feedback.notice(f"indexing the archive ({len(archived)} file(s))")
             update(vault, index, refs, changed, removed, index.manifest() or {})

@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from mem.config import is_valid_agent
 from mem.services.importers import (
     Problem,
     Record,
@@ -66,6 +67,13 @@ def read_aiteamx(path: Path, fallback: datetime) -> Iterator[Record | Problem]:
                 None, "projects", "project", moment, text, f"aiteamx:{digest(text)}", scope="shared"
             )
     for file in files:
+        if not is_valid_agent(agent_name(file.parent.name)):
+            yield Problem(
+                0,
+                f"{file.parent.name}/{file.name}: no agent name can be made of "
+                f"{file.parent.name!r}; rename the folder",
+            )
+            continue
         yield from aiteamx_entries(file, fallback)
 
 
@@ -75,10 +83,10 @@ def aiteamx_root(path: Path) -> Path:
 
 
 def aiteamx_entries(file: Path, fallback: datetime) -> Iterator[Record | Problem]:
-    agent, category_name = file.parent.name, file.stem
+    agent, category_name = agent_name(file.parent.name), file.stem
     kind, category = kind_and_category(category_name)
     text = file.read_text(encoding="utf-8", errors="replace")
-    where = f"{agent}/{file.name}"
+    where = f"{file.parent.name}/{file.name}"
     # An entry's text may hold a `---` line of its own: a block without a heading after an entry
     # is the rest of that entry (AITEAM-X's own reader would lose it).
     blocks: list[tuple[int, str]] = []
@@ -109,12 +117,12 @@ def aiteamx_entries(file: Path, fallback: datetime) -> Iterator[Record | Problem
         )
         source_id = found_id.group(1) if found_id else digest(heading.group(0), body)
         yield Record(
-            agent.lower(),
+            agent,
             category,
             kind,
             moment_of(heading.group(1), fallback),
             body,
-            f"aiteamx:{agent}/{category_name}:{source_id}",
+            f"aiteamx:{file.parent.name}/{category_name}:{source_id}",
             tags,
         )
 
@@ -160,6 +168,8 @@ def read_bit_office(path: Path, fallback: datetime) -> Iterator[Record | Problem
         shared = load_json(root / "shared.json")
         if isinstance(shared, Problem):
             yield shared
+        elif shared is not None and not isinstance(shared, dict):
+            yield Problem(0, "memory/shared.json: not a knowledge store ({items: [...]})")
         elif isinstance(shared, dict):
             for number, item in enumerate(as_list(shared.get("items")), start=1):
                 found = shared_fact(item, number, names, fallback)
@@ -201,13 +211,27 @@ def agent_names(team_state: Path) -> dict[str, str]:
 
 
 def agent_of(agent_id: str, names: dict[str, str]) -> str:
-    """An agent's name as mem spells agents (lower case, words joined by '-')."""
-    name = names.get(agent_id, agent_id)
-    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or agent_id.lower()
+    """An agent's name (`agent-2sZAz3` -> `rex`, from team-state.json), as mem spells agents;
+    its id when the name makes none."""
+    named = agent_name(names.get(agent_id, ""))
+    return named if is_valid_agent(named) else agent_name(agent_id)
+
+
+def agent_name(name: str) -> str:
+    """A name as mem spells agents: lower case, other characters runs of '-' (`Dev Team` ->
+    `dev-team`). It may still be no valid agent (`archive`, `_x`): callers check."""
+    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-")
 
 
 def texts(value: Any) -> list[str]:
-    return [str(item).strip() for item in as_list(value) if str(item).strip()]
+    """The strings (and numbers) of a JSON list; nulls and objects are no text."""
+    items = (item for item in as_list(value) if isinstance(item, (str, int, float)))
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
+def count(value: Any) -> int:
+    """A JSON count, 0 when it is none (a string, a float, null)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def shared_fact(
@@ -247,7 +271,7 @@ def agent_facts(
             continue
         kind, category = kind_and_category(fact.get("category"))
         header: tuple[tuple[str, str], ...] = ()
-        seen_again = int(fact.get("reinforceCount") or 1) - 1 if is_count(fact) else 0
+        seen_again = count(fact.get("reinforceCount")) - 1
         if seen_again > 0:
             header = (("reinforced", str(seen_again)),)
             if fact.get("lastSeen"):
@@ -262,10 +286,6 @@ def agent_facts(
             src_id,
             header=header,
         )
-
-
-def is_count(fact: dict[str, Any]) -> bool:
-    return isinstance(fact.get("reinforceCount"), int) and fact["reinforceCount"] > 0
 
 
 def sessions(file: Path, names: dict[str, str], fallback: datetime) -> Iterator[Record | Problem]:
@@ -285,7 +305,7 @@ def sessions(file: Path, names: dict[str, str], fallback: datetime) -> Iterator[
         if not isinstance(summary, dict) or not str(summary.get("what") or "").strip():
             yield Problem(0, f"sessions/{file.name}: session {number} has no summary")
             continue
-        key = f"{summary.get('timestamp')}|{summary['what']}"
+        key = f"{file.stem}|{summary.get('timestamp')}|{summary['what']}"
         if key in done:
             continue
         done.add(key)
@@ -298,13 +318,13 @@ def sessions(file: Path, names: dict[str, str], fallback: datetime) -> Iterator[
             files=texts(summary.get("filesChanged")),
             commits=texts(summary.get("commits")),
             unfinished=texts(summary.get("unfinished")),
-            tokens=(int(tokens.get("input") or 0), int(tokens.get("output") or 0)),
+            tokens=(count(tokens.get("input")), count(tokens.get("output"))),
         )
         yield Record(
             agent, "handoffs", "handoff", moment, body, f"bit-office:session:{digest(key)}"
         )
         for decision in decisions:
-            src_id = f"bit-office:decision:{digest(agent, decision)}"
+            src_id = f"bit-office:decision:{digest(file.stem, decision)}"
             yield Record(agent, "decisions", "decision", moment, decision, src_id)
 
 
@@ -355,8 +375,8 @@ def legacy_memory(file: Path, fallback: datetime) -> Iterator[Record | Problem]:
             yield Problem(0, f"memory.json: review pattern {number} has no text")
             continue
         text = f"Review found: {str(pattern['pattern']).strip()}"
-        count = pattern.get("count")
-        header = (("reinforced", str(count - 1)),) if isinstance(count, int) and count > 1 else ()
+        seen = count(pattern.get("count"))
+        header = (("reinforced", str(seen - 1)),) if seen > 1 else ()
         moment = moment_of(pattern.get("lastSeen"), fallback)
         yield Record(
             None,
@@ -367,11 +387,11 @@ def legacy_memory(file: Path, fallback: datetime) -> Iterator[Record | Problem]:
             f"bit-office:review:{digest(text)}",
             header=header,
         )
+    written = modified_at(file)  # tech preferences have no date of their own
     for preference in texts(data.get("techPreferences")):
         src_id = f"bit-office:tech:{digest(preference)}"
-        yield Record(
-            None, "facts", "preference", fallback, f"Tech preference: {preference}", src_id
-        )
+        text = f"Tech preference: {preference}"
+        yield Record(None, "facts", "preference", written, text, src_id)
     for number, project in enumerate(as_list(data.get("projectHistory")), start=1):
         if not isinstance(project, dict) or not str(project.get("summary") or "").strip():
             yield Problem(0, f"memory.json: project {number} has no summary")

@@ -9,8 +9,7 @@ from typing import NamedTuple
 
 from mem.config import Settings
 from mem.errors import MemError
-from mem.services.refresh import changed_files, fresh_index, open_index
-from mem.vault import layout
+from mem.services.refresh import changed_files, fresh_index, indexed_refs, open_index
 
 QUIET_SECONDS = 0.3  # an editor's save is a burst of events; reindex once it is over
 POLL_SECONDS = 0.5  # how often the loop looks at the stop flag when nothing happens
@@ -27,7 +26,8 @@ class Reindexed(NamedTuple):
 def reindex(vault: Path) -> Reindexed:
     """Bring the index up to date with the markdown and say what that took."""
     try:
-        pending = changed_files(vault, open_index(vault), layout.category_files(vault))
+        # the hot files, as recall wants them; the archive waits for a search of it
+        pending = changed_files(vault, open_index(vault), indexed_refs(vault), archive=False)
         fresh_index(vault)
     except MemError as exc:
         return Reindexed((), error=str(exc))

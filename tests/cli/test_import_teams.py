@@ -58,8 +58,8 @@ def aiteamx_vault(root: Path) -> Path:
     (memory / "_project.md").write_text(
         "# Projeto\n\n**Stack:** Next.js 15, sem Tailwind\n", encoding="utf-8"
     )
-    (memory / "conversations" / "bmad-master.json").write_text(
-        json.dumps([{"role": "user", "text": "decidimos usar Redis"}]), encoding="utf-8"
+    (memory / "conversations" / "bmad-master.md").write_text(
+        "## 2026-03-23T14:00\n\ndecidimos usar Redis\n", encoding="utf-8"
     )
     (memory / ".vault" / "checkpoints" / "bmad-master.json").write_text("{}", encoding="utf-8")
     return memory
@@ -280,3 +280,45 @@ def test_bit_office_file_that_is_not_json_is_reported_and_the_rest_imported(mem,
     report = json.loads(result.stdout)
     assert any("sessions/agent-2sZAz3.json: not JSON" in p["reason"] for p in report["problems"])
     assert report["added"]["rex/lessons.md"] == 1 and "rex/handoffs.md" not in report["added"]
+
+
+def test_aiteamx_agent_folders_named_as_mem_names_agents(mem, vault, tmp_path):
+    memory = tmp_path / "aiteam" / ".memory"
+    for folder in ("Game Designer", "_drafts"):
+        (memory / folder).mkdir(parents=True)
+        (memory / folder / "decisions.md").write_text(AITEAMX_DECISIONS, encoding="utf-8")
+    result = mem("migrate", "--from", "aiteamx", str(memory), "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["added"] == {"game-designer/decisions.md": 2}
+    assert [p["reason"] for p in report["problems"]] == [
+        "_drafts/decisions.md: no agent name can be made of '_drafts'; rename the folder"
+    ]
+
+
+def test_a_jsonl_file_kept_inside_the_vault_can_be_imported(mem, vault):
+    ok(mem("add", "Sessions live server-side.", "-c", "decisions", "-a", "dev"))
+    backup = vault / "backup.jsonl"
+    backup.write_text(ok(mem("export")).stdout, encoding="utf-8")
+    again = ok(mem("migrate", "--from", "jsonl", str(backup)))
+    assert "0 imported from jsonl, 1 already there" in again.stdout
+
+
+def test_bit_office_values_out_of_any_range_are_read_as_none_given(mem, vault, tmp_path):
+    home = bit_office_home(tmp_path / "open-office")
+    memory = home / "data" / "instances" / "desktop" / "memory"
+    sessions = memory / "sessions" / "agent-2sZAz3.json"
+    odd = {
+        "timestamp": 17000000000000000,  # beyond the years a date holds
+        "what": "A session with odd numbers",
+        "decisions": [None, {"x": 1}, "Kept the retry loop"],
+        "tokens": {"input": "12k", "output": 1e400},
+    }
+    sessions.write_text(json.dumps({"latest": odd, "history": [odd]}), encoding="utf-8")
+    result = mem("migrate", "--from", "bit-office", str(memory), "-a", "dev", "--json")
+    no_traceback(result)
+    report = json.loads(result.stdout)
+    assert report["added"]["rex/handoffs.md"] == 1 and report["added"]["rex/decisions.md"] == 1
+    handoff = (vault / "rex" / "handoffs.md").read_text(encoding="utf-8")
+    assert "- Kept the retry loop" in handoff and "None" not in handoff
+    assert "Tokens" not in handoff  # no count could be read

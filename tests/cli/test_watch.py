@@ -125,3 +125,16 @@ def test_a_burst_of_events_is_handed_over_once_it_is_quiet(vault):
     start = moment()
     assert changes.wake.is_set() and changes.settled(0.3, start) is None
     assert changes.settled(0.3, start + 0.5) == ["dev/decisions.md", "dev/facts.md"]
+
+
+def test_a_pass_after_a_compaction_leaves_the_unindexed_archive_alone(mem, vault):
+    # The archive is indexed when a search wants it: a watch pass must neither index it nor
+    # report it as reindexed, pass after pass.
+    from mem.services.watch import reindex
+    from tests.cli.test_compact import write_file
+
+    decisions = [(f"d{n:03d}", 40 + n, "", f"Decision {n} picked engine{n}.") for n in range(260)]
+    write_file(vault, "dev", "decisions", decisions)
+    ok(mem("compact"))
+    assert (vault / "dev" / "archive" / "decisions.md").exists()
+    assert reindex(vault) == reindex(vault) == ((), False, "")

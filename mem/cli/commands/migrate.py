@@ -25,10 +25,11 @@ def migrate(
         str | None,
         typer.Option(
             "--from",
-            help="Import another system's memory: aiteamx (its .memory/ folder), bit-office (its memory/ folder, or ~/.open-office), jsonl (mem export's lines, or an event log "
-            "with a text field), ostwin (a ledger.jsonl), cline (a memory-bank/ folder) or "
-            "claude (CLAUDE.md, MEMORY.md, or a folder holding them), portos (its memory "
-            "index.json) or basic-memory (its notes).",
+            help="Import another system's memory: aiteamx (its .memory/ folder), bit-office "
+            "(~/.open-office/data, or one memory/ folder), jsonl (mem export's lines, or an "
+            "event log with a text field), ostwin (a ledger.jsonl), cline (a memory-bank/ "
+            "folder), claude (CLAUDE.md, MEMORY.md, or a folder holding them), portos (its "
+            "memory index.json) or basic-memory (its notes).",
             show_default=False,
         ),
     ] = None,
