@@ -23,7 +23,7 @@ and reports medians:
 - `hook SessionStart`          `mem hook claude-code` given a SessionStart event (the recall)
 - `hook PreToolUse`            `mem hook claude-code` given an Edit of a file lessons name
 - `mem compact`                 one compaction of the vault (timed once, last: it moves entries)
-- `first search --all after`    the first `mem search --all` on the compacted copy: it indexes the
+- `first --all search`          the first `mem search --all` on the compacted copy: it indexes the
                                archive, which the compaction leaves to the first search that wants it
 - `recall before/after compact` `mem recall` on the vault and on a compacted copy, in turn
 
@@ -566,7 +566,7 @@ def measure_size(
     results.append(summarize(n, "edit + mem search", edits, floor))
     results.append(summarize(n, "full rebuild", rebuilds, floor))
     results.append(summarize(n, "mem compact", compacts, floor))
-    results.append(summarize(n, "first search --all after", archive_indexing, floor))
+    results.append(summarize(n, "first --all search", archive_indexing, floor))
     results.append(summarize(n, "recall before compact", before, floor))
     results.append(summarize(n, "recall after compact", after, floor))
     return results
