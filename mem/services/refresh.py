@@ -176,21 +176,19 @@ def bring_up_to_date(
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.
         refs = indexed_refs(vault, archive)
-        pending = changed_files(vault, index, refs, archive)
-        if pending is None or not index.is_readable():
+        known = index.manifest()
+        if known is None or not index.is_readable():
             rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
         else:
-            changed, removed = pending
-            known = index.manifest() or {}
+            changed, removed = changed_since(vault, known, refs, archive)
             archived = [
                 path
                 for path, stamp in changed.items()
-                if is_archive_path(path)
-                and (path not in known or known[path].sha256 != stamp.sha256)
+                if is_archive_path(path) and not merely_touched(path, stamp, known)
             ]
             if archived:
                 feedback.notice(f"indexing the archive ({len(archived)} file(s))")
-            update(vault, index, refs, changed, removed, index.manifest() or {})
+            update(vault, index, refs, changed, removed, known)
     return index
 
 
@@ -207,8 +205,8 @@ def update(
     batches: dict[str, list[Indexed]] = {path: [] for path in removed}
     stamps: dict[str, FileStamp] = {}
     for path, stamp in changed.items():
-        if path in known and known[path].sha256 == stamp.sha256:
-            stamps[path] = stamp  # touched (saved unchanged, checked out again): nothing to index
+        if merely_touched(path, stamp, known):
+            stamps[path] = stamp  # nothing to index
             continue
         batches[path], digest = indexable(vault, by_path[path])
         # If the file changed between the stat and the read, leave it marked stale for next time.
@@ -217,6 +215,11 @@ def update(
         index.update(batches, stamps, removed)
     except OSError as exc:
         raise store.explain_os_error(exc, INDEX_DIR) from exc
+
+
+def merely_touched(path: str, stamp: FileStamp, known: dict[str, FileStamp]) -> bool:
+    """A file whose stat changed but not its bytes: saved unchanged, checked out again."""
+    return path in known and known[path].sha256 == stamp.sha256
 
 
 def rebuild(

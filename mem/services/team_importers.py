@@ -13,6 +13,7 @@ from typing import Any
 
 from mem.config import is_valid_agent
 from mem.services.importers import (
+    HASHTAG,
     Problem,
     Record,
     as_list,
@@ -32,7 +33,6 @@ from mem.services.importers import (
 # newest first, the id a millisecond timestamp and the heading's time UTC to the minute.
 AITEAMX_ID = re.compile(r"<!--\s*id:(\d+)\s*-->")
 AITEAMX_HEADING = re.compile(r"^## ([\dT:\-]+)(?: · (.*))?$", re.MULTILINE)
-AITEAMX_TAG = re.compile(r"#([A-Za-z][\w-]*)")
 AITEAMX_SEPARATOR = re.compile(r"\n---[ \t]*(?:\n|$)")
 AITEAMX_NOT_AGENTS = ("conversations",)  # chat histories and checkpoints are not memory
 AITEAMX_PROJECT = "_project.md"
@@ -112,9 +112,7 @@ def aiteamx_entries(file: Path, fallback: datetime) -> Iterator[Record | Problem
         if not body:
             yield Problem(line, f"{where}: an entry with no text")
             continue
-        tags = tuple(
-            dict.fromkeys(tag.lower() for tag in AITEAMX_TAG.findall(heading.group(2) or ""))
-        )
+        tags = tuple(dict.fromkeys(tag.lower() for tag in HASHTAG.findall(heading.group(2) or "")))
         source_id = found_id.group(1) if found_id else digest(heading.group(0), body)
         yield Record(
             agent,
@@ -348,8 +346,8 @@ def work_state(file: Path, names: dict[str, str], fallback: datetime) -> Iterato
     if summary and summary != task:
         lines.append(f"\n**Done so far:** {summary}")
     for title, key in (("Unfinished", "unfinished"), ("Next", "nextSteps")):
-        if texts(data.get(key)):
-            lines.append(f"\n**{title}:**\n" + "\n".join(f"- {t}" for t in texts(data.get(key))))
+        if listed := texts(data.get(key)):
+            lines.append(f"\n**{title}:**\n" + "\n".join(f"- {item}" for item in listed))
     yield Record(
         agent_of(file.stem, names),
         "tasks",
