@@ -11,7 +11,7 @@ error result, in the one-line words the command line uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC
 from typing import Annotated, Any, Literal
@@ -40,15 +40,14 @@ Limit = Annotated[int, Field(ge=1, le=50)]
 Budget = Annotated[int, Field(description="Tokens", ge=200)]
 
 
-def build(settings: Callable[[], Settings]) -> MCPServer:
-    """The server, its tools answering for the vault and agent `settings` gives."""
+def build(settings: Settings) -> MCPServer:
+    """The server, its tools answering for the vault and agent of `settings`."""
     from mem import __version__
 
     def as_caller(agent: str) -> Settings:
-        base = settings()
-        if not agent or agent == base.agent:
-            return base
-        return base._replace(agent=check_agent(agent), agent_is_explicit=True)
+        if not agent or agent == settings.agent:
+            return settings
+        return settings._replace(agent=check_agent(agent), agent_is_explicit=True)
 
     # One-line docstrings: the SDK sends them as the descriptions, indentation and all.
     def publish(
@@ -170,6 +169,6 @@ def short(body: str) -> str:
     return cut_words(" ".join(body.split()), ENTRY_CHARS)
 
 
-def serve(settings: Callable[[], Settings]) -> None:
+def serve(settings: Settings) -> None:
     """Answer MCP requests on stdin/stdout until the client closes the stream."""
     build(settings).run()

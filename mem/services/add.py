@@ -62,13 +62,13 @@ def add(
     if expires is not None:
         if expires <= moment:
             raise InvalidInput("--expires must be later than now")
-        pairs.append(("expires", f"{expires.astimezone(UTC):%Y-%m-%dT%H:%MZ}"))
+        pairs.append(("expires", entry_codec.format_date(expires)))
     if share_after is not None:
         if scope != "private":
             raise InvalidInput("--share-after is for private entries; add --scope private")
         if share_after <= moment:
             raise InvalidInput("--share-after must be later than now")
-        pairs.append(("share-after", f"{share_after.astimezone(UTC):%Y-%m-%dT%H:%MZ}"))
+        pairs.append(("share-after", entry_codec.format_date(share_after)))
     if older is not None:
         pairs.append(("supersedes", older.id))
     if scope == "shared":
@@ -171,19 +171,7 @@ def write_entry(
 def parse_expires(text: str, now: datetime | None = None, option: str = "--expires") -> datetime:
     """Read `--expires` (or `--share-after`): a time from now (12h, 30d, 2w, 3mo, 1y) or a
     date (2026-12-31)."""
-    from datetime import timedelta
+    from mem.services.search import read_moment
 
-    from mem.services.search import SINCE_AGO, SINCE_UNITS_DAYS
-
-    moment = now or datetime.now(UTC)
-    ahead = SINCE_AGO.fullmatch(text.strip())
-    try:
-        if ahead:
-            days = SINCE_UNITS_DAYS[ahead.group("unit").lower()]
-            return moment + timedelta(days=int(ahead.group("count")) * days)
-        return entry_codec.parse_date(text)
-    except (ValueError, OverflowError):
-        raise InvalidInput(
-            f"cannot read {option} {text!r}; give a date (2026-12-31) or a time from now "
-            "(12h, 30d, 2w, 3mo, 1y)"
-        ) from None
+    forms = "a date (2026-12-31) or a time from now (12h, 30d, 2w, 3mo, 1y)"
+    return read_moment(text, now, +1, option, forms)

@@ -27,7 +27,6 @@ from mem.errors import FileUnreadable, InvalidInput, InvalidSetting
 from mem.extract.sessions import codex_home
 from mem.vault import store
 
-INSTALLABLE = ("claude-code", "codex", "gemini", "antigravity")
 OURS = re.compile(r"(?:^|[\s/\"'])mem(?:\"|')?\s.*\bhook (?:claude-code|codex|gemini)\b")
 OUR_SERVER = re.compile(r"(?:^|[\s/])mem(?:\.exe)?\s(?:.*\s)?mcp\b")
 SERVER_NAME = "mem"
@@ -74,7 +73,6 @@ HOOKS: dict[str, tuple[Hook, ...]] = {
         Hook("PreCompress", None, 60000),
         Hook("SessionEnd", None, 5000),  # Gemini does not wait for it: mem detaches anyway
     ),
-    "antigravity": (),  # the MCP server only: see AGENT_KINDS in mem/services/hook.py
 }
 SETTINGS_FILES = {  # (project file, user file); the user file under the agent's home folder
     "claude-code": (".claude/settings.json", "~/.claude/settings.json"),
@@ -89,6 +87,9 @@ MCP_FILES = {  # where each agent reads its MCP servers (Gemini: the same settin
     # where agy 2026 reads it (cua.ai, jcodemunch-mcp 1.108.89), not the guide's older path.
     "antigravity": (".agents/mcp_config.json", "~/.gemini/config/mcp_config.json"),
 }
+# Every agent gets the MCP server; those in HOOKS and SETTINGS_FILES hooks as well (Antigravity:
+# the server only, see AGENT_KINDS in mem/services/hook.py).
+INSTALLABLE = tuple(MCP_FILES)
 NEXT_STEPS = {
     "claude-code": "start claude in the project: /hooks lists the hooks, /mcp the server "
     "(approve the project's .mcp.json when asked)",

@@ -139,16 +139,22 @@ SINCE_FORMS = "a date (2026-11-01) or an age (30m, 12h, 7d, 2w, 3mo, 1y)"
 def parse_since(text: str, now: datetime | None = None) -> datetime:
     """Read `--since`: a date (2026-11-01), a time, or an age such as 30m (minutes), 12h, 7d,
     2w, 3mo (months) or 1y."""
+    return read_moment(text, now, -1, "--since", SINCE_FORMS)
+
+
+def read_moment(text: str, now: datetime | None, sign: int, option: str, forms: str) -> datetime:
+    """A date or time as given, or a span (30m, 12h, 7d, 2w, 3mo, 1y) before (`sign` -1) or
+    after (+1) now; what `option` cannot read is refused, naming the `forms` it takes."""
     from datetime import timedelta
 
     from mem.vault.entries import parse_date
 
     now = now or datetime.now(UTC)
-    ago = SINCE_AGO.fullmatch(text.strip())
+    span = SINCE_AGO.fullmatch(text.strip())
     try:
-        if ago:
-            days = SINCE_UNITS_DAYS[ago.group("unit").lower()]
-            return now - timedelta(days=int(ago.group("count")) * days)
+        if span:
+            days = SINCE_UNITS_DAYS[span.group("unit").lower()]
+            return now + sign * timedelta(days=int(span.group("count")) * days)
         return parse_date(text)
     except (ValueError, OverflowError):
-        raise InvalidInput(f"cannot read --since {text!r}; give {SINCE_FORMS}") from None
+        raise InvalidInput(f"cannot read {option} {text!r}; give {forms}") from None

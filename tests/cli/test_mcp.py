@@ -25,7 +25,7 @@ def call(vault: Path, *steps: tuple[str, dict]):
 
     async def go():
         settings = load_settings(vault_flag=str(vault), agent_flag="dev")
-        async with Client(build(lambda: settings)) as client:
+        async with Client(build(settings)) as client:
             return [await client.call_tool(name, arguments) for name, arguments in steps]
 
     return anyio.run(go)
@@ -73,7 +73,7 @@ def test_a_real_stdio_round_trip_lists_the_tools_and_calls_each(vault):
 def test_the_tool_list_costs_under_1000_tokens_and_every_tool_says_what_it_does(vault):
     async def go():
         settings = load_settings(vault_flag=str(vault), agent_flag="dev")
-        async with Client(build(lambda: settings)) as client:
+        async with Client(build(settings)) as client:
             return (await client.list_tools()).tools
 
     tools = anyio.run(go)

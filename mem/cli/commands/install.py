@@ -63,9 +63,10 @@ def offer_backfill(
 ) -> None:
     """Say how many of this project's past sessions the agent kept, and how to commit them."""
     from mem.errors import MemError
+    from mem.extract.sessions import SOURCES
     from mem.services import backfill
 
-    if target not in backfill.check_sources(None):
+    if target not in SOURCES:
         return
     try:
         settings = settings_of(ctx, vault, mem_agent)
@@ -118,8 +119,9 @@ def report(target: str, changes: list[Any], dry_run: bool, as_json: bool, instal
     from mem.services import install as service
 
     if not dry_run:
+        state = service.state_folder(dict(os.environ))
         for change in changes:
-            service.apply(change, service.state_folder(dict(os.environ)), installing)
+            service.apply(change, state, installing)
     files = [
         {
             "path": str(change.path),

@@ -22,4 +22,4 @@ def mcp(ctx: typer.Context, agent: AgentOption = None, vault: VaultOption = None
     settings.require_vault()  # before serving: a client shows a server that failed to start
     from mem.cli.mcp_server import serve  # the SDK (~0.4 s of imports) only for this command
 
-    serve(lambda: settings)
+    serve(settings)
