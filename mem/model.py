@@ -98,6 +98,10 @@ class Entry(NamedTuple):
         value = self.get("reinforced", "0")
         return int(value) if value.isascii() and value.isdigit() else 0
 
+    def is_visible_to(self, agent: str | None) -> bool:
+        """A private entry is its own agent's; every other entry is everyone's."""
+        return self.scope != "private" or self.agent == agent
+
     @property
     def is_superseded(self) -> bool:
         return bool(self.get("superseded-by"))

@@ -9,11 +9,10 @@ tool results are `user` records too, made of `functionResponse` parts, and are n
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from mem.extract.formats import Message, strip_recall
+from mem.extract.formats import Message, as_dict, json_lines, strip_recall
 
 WRITING_TOOLS = {"write_file", "replace", "edit"}
 HOOK_CONTEXT = "<hook_context>"  # what hooks (mem's own recall among them) added to a prompt
@@ -22,13 +21,7 @@ HOOK_CONTEXT = "<hook_context>"  # what hooks (mem's own recall among them) adde
 def read(lines: Iterable[str]) -> Iterator[Message]:
     session = ""
     messages: dict[str, dict[str, Any]] = {}  # by id, in the order first written
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(record, dict):
-            continue
+    for record in json_lines(lines):
         if "sessionId" in record and "id" not in record:
             session = str(record["sessionId"])
         elif isinstance(record.get("$rewindTo"), str):
@@ -91,10 +84,6 @@ def written_files(calls: Any) -> tuple[str, ...]:
         if isinstance(path, str) and path:
             found.append(path)
     return tuple(dict.fromkeys(found))
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def count(tokens: dict[str, Any], key: str) -> int:

@@ -33,7 +33,7 @@ def find_entry_block(
     index = fresh_index(vault, feedback, archive=True)  # an archived entry has its id too
 
     def visible(found: list[Entry]) -> list[Entry]:
-        return [e for e in found if e.scope != "private" or e.agent == settings.agent]
+        return [e for e in found if e.is_visible_to(settings.agent)]
 
     candidates = visible(index.ids_with_prefix(given))
     if not candidates and "-" not in given:

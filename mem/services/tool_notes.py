@@ -182,7 +182,7 @@ def notes_for(settings: Settings, tool_input: Mapping[str, Any]) -> tuple[list[s
     for entry in fresh_notes(settings.require_vault(), words):
         if entry.archived or entry.is_superseded or entry.has_expired(now):
             continue
-        if not visible(entry, agent):
+        if not entry.is_visible_to(agent):
             continue
         named = next((name for name, pattern in wanted if pattern.search(entry.body)), None)
         if named is not None:
@@ -190,11 +190,6 @@ def notes_for(settings: Settings, tool_input: Mapping[str, Any]) -> tuple[list[s
     found.sort(key=lambda pair: (pair[0].date, pair[0].id), reverse=True)
     shown = found[:NOTES_LIMIT]
     return list(dict.fromkeys(named for _, named in shown)), [entry for entry, _ in shown]
-
-
-def visible(entry: Entry, agent: str) -> bool:
-    """A private entry is its own agent's; every other entry is everyone's."""
-    return entry.scope != "private" or entry.agent == agent
 
 
 def patterns(targets: Targets) -> Iterable[tuple[str, re.Pattern[str]]]:
