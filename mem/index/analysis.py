@@ -6,6 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from mem.index.irregular import BASE_OF
+
 UNDOUBLED = frozenset("bcdfghjkmnpqrtvwx")
 # English function words: Whoosh's own short list plus pronouns, auxiliaries and question words.
 # A question ("What did we decide about caching?") is otherwise matched on "what" and "did".
@@ -148,10 +150,12 @@ STOP_WORDS = frozenset(
 def stem(word: str) -> str:
     """Stem like Porter, including step 1b's undoubling: "running" → "run", not "runn".
 
-    Whoosh's Porter never applies that step, so "running" and "run" would not match.
+    Whoosh's Porter never applies that step, so "running" and "run" would not match. An
+    irregular form is stemmed as the word it is a form of: "went" as "go".
     """
     from whoosh.lang.porter import stem as porter
 
+    word = BASE_OF.get(word, word)
     stemmed: str = porter(word)
     if (
         stemmed != word

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
 from mem.index import notes_file, related
-from mem.index.analysis import stem
 from mem.index.manifest import KIND_CODES, MANIFEST, FileStamp, read_data, stamps_of, version_of
+from mem.index.periods import Period, periods_named
 from mem.index.rank_key import (
     KIND_MASK,
     KIND_SHIFT,
@@ -37,7 +37,11 @@ BM25_B = 0.3
 BM25_K1 = 1.2
 REINFORCED_BOOST = 0.15  # score × (1 + 0.15·ln(1 + reinforced)): a mild nudge, not a takeover
 SECONDS_PER_DAY = 86400.0
+# An entry written in a period the query names ("in May 2023", "on 2023-10-13") scores twice
+# as high. Measured on LoCoMo's dev half: any@10 0.688 → 0.709 (×1.5: 0.697; ×3: 0.708).
+PERIOD_BOOST = 2.0
 RELATED_STALE = 0.05  # share of entries changed after which the related words are worked out anew
+TEXT_FIELDS = ("content", "tag_words")  # the fields a search's words are looked for in
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
@@ -96,7 +100,11 @@ def build_schema() -> Any:
         kind=fields.ID(stored=True),
         scope=fields.ID(stored=True),
         visible_to=fields.ID(),
-        tags=fields.KEYWORD(stored=True, lowercase=True, commas=True, scorable=True),
+        # Tags as written, for --tag; and their words as the content's analyzer makes them, for
+        # ranking: a task that says "dependency." finds the tag `dependencies`, and "flaky" the
+        # tag `flaky-tests`.
+        tags=fields.KEYWORD(stored=True, lowercase=True, commas=True),
+        tag_words=fields.TEXT(analyzer=content_analyzer(), phrase=False),
         # Stored only: the rank column orders and filters by date. Indexed, its numeric terms
         # were three quarters of the term dictionary, which every process reads when it opens.
         date=fields.STORED(),
@@ -122,6 +130,7 @@ def to_document(entry: Entry, fingerprint: str) -> dict[str, Any]:
         "scope": entry.scope,
         "visible_to": entry.agent if entry.scope == "private" else "*",
         "tags": ",".join(entry.tags),
+        "tag_words": " ".join(entry.tags),
         "date": int(entry.date.timestamp()),
         "rank": rank_key(entry),
         "status": "superseded" if entry.is_superseded else "active",
@@ -390,9 +399,9 @@ class SearchIndex:
         words = self.terms_of(terms)
         if rarest is not None:
             words = self._rarest(words, rarest)
-        raw = [word.lower() for word in terms.replace(",", " ").split()]
-        clauses = [("content", word) for word in dict.fromkeys(words)]
-        clauses += [("tags", word.lstrip("#")) for word in dict.fromkeys(raw) if word.strip("#")]
+        clauses = [
+            (field, word) for field in ("content", "tag_words") for word in dict.fromkeys(words)
+        ]
         if not clauses:
             return []
         # Words that occur with the task's in this vault widen it, at a fraction of its weight.
@@ -400,7 +409,9 @@ class SearchIndex:
         clauses += list(widened)
         reader = self.reader()
         found: list[tuple[str, float, list[int]]] = []
-        scores = bm25f(reader, clauses, found, widened)
+        # A word's weight is how rare it is in the vault, whether it matched as text or as a tag:
+        # tags are few, so their own counts would make a common word weigh as a rare one.
+        scores = bm25f(reader, clauses, found, widened, pooled=TEXT_FIELDS)
         allowed = self._filter_docs(filters)
         hidden = self._mask(filters)
         scored = [
@@ -408,7 +419,7 @@ class SearchIndex:
             for docnum, score in scores.items()
             if docnum not in hidden and (allowed is None or docnum in allowed)
         ]
-        scored = self._rank(reader, scored, ranking)
+        scored = self._rank(reader, scored, ranking, periods_named(terms, ranking.now))
         chosen = scored if limit is None else scored[:limit]
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = reader.doc_count_all()  # as bm25f counts, so the weights compare
@@ -432,7 +443,7 @@ class SearchIndex:
             for word, idf in matched.items():  # a word matched as text and as a tag counts once
                 if word.startswith("~"):
                     continue  # a related word ranks; whether an entry is relevant, the task's say
-                key = stem(word[1:]) if word.startswith("#") else word
+                key = word.lstrip("#")  # a tag's words are stemmed as the content's are
                 weights[key] = max(weights.get(key, 0.0), idf)
             entry = to_entry(reader.stored_fields(docnum))
             weight = sum(weights.values())
@@ -603,7 +614,11 @@ class SearchIndex:
         return found
 
     def _rank(
-        self, reader: Any, scored: list[tuple[int, float]], ranking: Ranking
+        self,
+        reader: Any,
+        scored: list[tuple[int, float]],
+        ranking: Ranking,
+        periods: Sequence[Period] = (),
     ) -> list[tuple[int, float]]:
         # BM25F × half-life decay per kind (down to a floor) × a mild boost for entries seen again.
         if not scored:
@@ -622,6 +637,8 @@ class SearchIndex:
             if ranking.decay and half_life and not key & 1:
                 age_days = max(0.0, now - (key >> SECONDS_SHIFT)) / SECONDS_PER_DAY
                 factor *= ranking.floor + (1 - ranking.floor) * 0.5 ** (age_days / half_life)
+            if periods and any(period.holds(key >> SECONDS_SHIFT) for period in periods):
+                factor *= PERIOD_BOOST
             ranked.append((docnum, score * factor))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked
@@ -640,10 +657,12 @@ def bm25f(
     clauses: list[tuple[str, str]],
     found: list[tuple[str, float, list[int]]] | None = None,
     weights: Mapping[tuple[str, str], float] | None = None,
+    pooled: Sequence[str] = (),
 ) -> dict[int, float]:
     """BM25F of every live document holding any of the (field, word) clauses, summed over them,
     a clause in `weights` scaled by its weight; `found`, when given, gets each clause's word
-    (`#word` for a tag, `~word` for a weighted one), idf as scaled, and documents.
+    (`#word` for a tag, `~word` for a weighted one), idf as scaled, and documents. A word of a
+    `pooled` field is as rare as it is in the one of them where most entries hold it.
 
     The formula and statistics of whoosh.scoring.BM25F (idf and average field length over the
     whole index, deleted documents counted as Whoosh counts them), read straight from the
@@ -654,7 +673,9 @@ def bm25f(
     for field, text in clauses:
         if (field, text) not in reader:
             continue
-        idf = whoosh_idf(count, reader.doc_frequency(field, text))
+        fields = pooled if field in pooled else (field,)
+        frequency = max(reader.doc_frequency(f, text) for f in fields if (f, text) in reader)
+        idf = whoosh_idf(count, frequency)
         weight = weights.get((field, text)) if weights else None
         if weight is not None:
             idf *= weight

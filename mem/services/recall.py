@@ -67,6 +67,10 @@ RELEVANT_SHARE = 0.3
 # (scoring at least half as well as the best) in the relevant sections, which often say the
 # rest, and any other match in the fill; a task with none gets nothing task-driven at all.
 RELEVANT_NEAR = 0.5
+# Another agent's entry is about that agent's work: to be relevant to this one's task it must
+# match half as strongly again. (A team vault where each agent is a project of its own: another
+# project's note on "pull requests" is not about this project's pull-request templates.)
+OTHERS_BAR = 1.5
 HANDOFF_CORE = ("what", "unfinished", "next")  # what a tight budget keeps of the last session
 # A session start ranks against the last handoff: its 16 rarest words. Every word of a long
 # handoff (common ones too) cost ~0.6 s at 10,000 entries; the rare ones carry the ranking.
@@ -192,9 +196,9 @@ def recall(
     hits = index.search(relevance, visible, ranking, SEARCH_DEPTH, rarest) if terms else []
     why = {hit.entry.id: hit for hit in hits}
     # Only what matches the task strongly enough is shown as relevant: the budget is a ceiling.
-    on_topic = any(is_relevant(hit) for hit in hits)
+    on_topic = any(is_relevant(hit, agent) for hit in hits)
     near = hits[0].score * RELEVANT_NEAR if on_topic else float("inf")
-    ranked = [hit.entry for hit in hits if is_relevant(hit) or hit.score >= near]
+    ranked = [hit.entry for hit in hits if is_relevant(hit, agent) or hit.score >= near]
     matching = [hit.entry for hit in hits]  # standing sections put any match first
     chosen: set[str] = set(shown)
     said: set[str] = set()  # bodies shown already: a fact promoted to _shared is one fact
@@ -354,8 +358,10 @@ def you_candidates(settings: Settings, task: str) -> list[Candidate]:
     return [Candidate(line, cut=partial(cut_words, line), why=STANDING) for line in lines]
 
 
-def is_relevant(hit: Hit) -> bool:
-    return hit.strength >= RELEVANT_AT or hit.coverage >= RELEVANT_SHARE
+def is_relevant(hit: Hit, agent: str) -> bool:
+    """Whether `hit` matches the task strongly enough to be shown as relevant to `agent`."""
+    bar = 1.0 if hit.entry.agent in (agent, SHARED_FOLDER) else OTHERS_BAR
+    return hit.strength >= RELEVANT_AT * bar or hit.coverage >= RELEVANT_SHARE * bar
 
 
 def reason(hit: Hit | None, relevant: bool) -> Why:

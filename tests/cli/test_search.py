@@ -240,6 +240,36 @@ def test_inflected_words_find_their_stem_both_ways(mem, vault):
     assert hit_ids(mem("search", "stopping runs", "--json", "--no-decay")) != []
 
 
+def test_tags_are_found_by_their_words_in_any_form(mem, vault):
+    flaky = added_id(
+        mem("add", "Quarantine the checkout suite.", "-c", "lessons", "--tags", "flaky-tests")
+    )
+    deps = added_id(
+        mem("add", "Moment.js is out; use Luxon.", "-c", "decisions", "--tags", "dependencies")
+    )
+    assert hit_ids(mem("search", "why is it flaky?", "--json")) == [flaky]
+    assert hit_ids(mem("search", "drop that dependency.", "--json")) == [deps]
+    # --tag still names a tag exactly as written.
+    assert hit_ids(mem("search", "checkout", "--tag", "flaky-tests", "--json")) == [flaky]
+    assert hit_ids(mem("search", "checkout", "--tag", "flaky", "--json")) == []
+
+
+def test_a_tag_weighs_what_its_word_weighs_in_the_vault(mem, vault):
+    # "cache" is in many entries' text and one entry's tags: as a tag it is no rarer.
+    for n in range(6):
+        mem("add", f"The cache of service {n} is warmed at boot.", "-c", "facts")
+    tagged = added_id(
+        mem("add", "Warm nothing at boot for the admin app.", "-c", "facts", "--tags", "cache")
+    )
+    rare = added_id(mem("add", "Zstandard beats gzip for the admin app.", "-c", "facts"))
+    block = data(mem("recall", "--task", "cache zstandard", "--json"))
+    why = {
+        item["id"]: item["why"] for s in block["sections"] for item in s["items"] if item.get("why")
+    }
+    assert why[tagged]["matched"] == ["#cach"] and why[rare]["matched"] == ["zstandard"]
+    assert why[tagged]["strength"] < why[rare]["strength"] / 2
+
+
 def test_identifiers_are_found_by_their_words_and_whole(mem, vault):
     lazy = added_id(
         mem(
