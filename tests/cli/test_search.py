@@ -266,7 +266,7 @@ def test_a_tag_weighs_what_its_word_weighs_in_the_vault(mem, vault):
     why = {
         item["id"]: item["why"] for s in block["sections"] for item in s["items"] if item.get("why")
     }
-    assert why[tagged]["matched"] == ["#cach"] and why[rare]["matched"] == ["zstandard"]
+    assert "#cach" in why[tagged]["matched"] and "zstandard" in why[rare]["matched"]
     assert why[tagged]["strength"] < why[rare]["strength"] / 2
 
 
@@ -312,4 +312,6 @@ def test_search_finds_an_entry_by_a_word_the_vault_holds_with_the_query(mem, vau
     block = data(mem("recall", "--agent", "dev", "--task", "uploads time out", "--json"))
     shown = {item["id"]: item["why"] for s in block["sections"] for item in s["items"]}
     assert shown["r-1"]["reason"] == "task" and "upload" in shown["r-1"]["matched"]
-    assert "r-3" not in shown or shown["r-3"]["matched"] == ["~multipart"]
+    # r-3 is found by a related word, and lifted by its neighbours (written the same minute).
+    assert "r-3" not in shown or set(shown["r-3"]["matched"]) <= {"~multipart", "+upload"}
+    assert "r-3" not in shown or shown["r-3"]["reason"] == "standing"
