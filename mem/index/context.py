@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from mem.model import Entry
 
-Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text
+Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text, to skip unchanged ones
 InContext = tuple[Entry, str, str]  # and the text of its neighbours
 
 

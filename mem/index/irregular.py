@@ -6,8 +6,8 @@ and the task asks what we "go" with; a lesson says the build "broke" and the tas
 from __future__ import annotations
 
 # base: its irregular forms (past, past participle, a few plurals). Forms that are also common
-# words of their own ("left", "found", "bound", "ground", "saw", "felt", "shot", "stuck", "rose", "wound") are left out:
-# folding them would match the wrong sense more often than the right one.
+# words of their own ("left", "found", "bound", "ground", "saw", "felt", "shot", "stuck", "rose",
+# "wound") are left out: folding them would match the wrong sense more often than the right one.
 FORMS: dict[str, tuple[str, ...]] = {
     "arise": ("arose", "arisen"),
     "awake": ("awoke", "awoken"),

@@ -39,9 +39,7 @@ FORMS = (
 # first week of the next. Measured on LoCoMo's dev half: no slack to a month's slack, all alike.
 AFTER_DAY = timedelta(days=1)
 AFTER_MONTH = timedelta(days=7)
-
-
-YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
+YEAR_LIKE = re.compile(r"(?:19|20)\d\d")  # worth looking for a date at all
 
 
 @cache
@@ -80,12 +78,14 @@ def period_of(parts: dict[str, str | None], now: datetime) -> Period | None:
     month = MONTH_NUMBER[month_name[:3].lower()] if month_name else int(parts.get("m") or 0)
     if not 1 <= month <= 12:
         return None
-    year = int(parts["y"]) if parts.get("y") else None
+    year_text = parts.get("y")
+    year = int(year_text) if year_text else None
     if year is None:  # the latest such month, this one included
         year = now.year if month <= now.month else now.year - 1
     try:
-        if parts.get("d"):
-            day = datetime(year, month, int(parts["d"] or 0), tzinfo=UTC)
+        day_text = parts.get("d")
+        if day_text:
+            day = datetime(year, month, int(day_text), tzinfo=UTC)
             return Period(
                 int(day.timestamp()), int((day + timedelta(days=1) + AFTER_DAY).timestamp())
             )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
 from mem.index import notes_file, related
+from mem.index.context import Indexed, in_context
 from mem.index.manifest import KIND_CODES, MANIFEST, FileStamp, read_data, stamps_of, version_of
 from mem.index.periods import Period, periods_named
 from mem.index.rank_key import (
@@ -41,7 +42,7 @@ SECONDS_PER_DAY = 86400.0
 # as high. Measured on LoCoMo's dev half: any@10 0.688 → 0.709 (×1.5: 0.697; ×3: 0.708).
 PERIOD_BOOST = 2.0
 RELATED_STALE = 0.05  # share of entries changed after which the related words are worked out anew
-TEXT_FIELDS = ("content", "tag_words")
+TEXT_FIELDS = ("content", "tag_words")  # the fields a search's words are looked for in
 # How a matched word is shown in Hit.matched: `word` in the text, `#word` in the tags,
 # `+word` in the entries beside it, `~word` a related word (see related.py).
 MARKS = {"content": "", "tag_words": "#", "context": "+"}
@@ -50,11 +51,10 @@ MARKS = {"content": "", "tag_words": "#", "context": "+"}
 # its long postings list would cost time. Measured on LoCoMo's dev half: any@10 0.708 → 0.754,
 # evidence in budget 0.731 → 0.776 (at 0.4: 0.751 and 0.774; every word at 0.5: 0.746, 0.778).
 CONTEXT_WEIGHT = 0.5
-CONTEXT_SHARE = 0.05  # the fields a search's words are looked for in
+CONTEXT_SHARE = 0.05  # at most this share of entries (or 2) hold a word looked for there
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
-Indexed = tuple[Entry, str]  # an entry and a fingerprint of its text, to skip unchanged ones
 
 
 class Filters(NamedTuple):
@@ -75,9 +75,9 @@ class Filters(NamedTuple):
 
 class Hit(NamedTuple):
     """An entry a search found, its final score, and why: the query words it holds (index
-    terms; `#tag` for a tag, `~word` for a related word, which ranks but adds no weight) and
-    their weight, in words found in one entry alone (a word that only this entry holds weighs
-    1, a common one less)."""
+    terms; `#word` in its tags; `~word` a related word and `+word` a neighbour's, which rank
+    but add no weight) and their weight, in words found in one entry alone (a word that only
+    this entry holds weighs 1, a common one less)."""
 
     entry: Entry
     score: float
@@ -281,8 +281,6 @@ class SearchIndex:
 
         from whoosh.index import create_in
 
-        from mem.index.context import in_context
-
         parent = self.folder.parent
         parent.mkdir(parents=True, exist_ok=True)
         fresh = parent / f"index.new-{os.urandom(4).hex()}"
@@ -467,7 +465,7 @@ class SearchIndex:
             weights: dict[str, float] = {}
             for word, idf in matched.items():  # a word matched as text and as a tag counts once
                 if word.startswith(("~", "+")):
-                    continue  # a related word ranks; whether an entry is relevant, the task's say
+                    continue  # a related or a neighbour's word ranks; relevance is the task's say
                 key = word.lstrip("#")  # a tag's words are stemmed as the content's are
                 weights[key] = max(weights.get(key, 0.0), idf)
             entry = to_entry(reader.stored_fields(docnum))
@@ -686,8 +684,9 @@ def bm25f(
 ) -> dict[int, float]:
     """BM25F of every live document holding any of the (field, word) clauses, summed over them,
     a clause in `weights` scaled by its weight; `found`, when given, gets each clause's word
-    (`#word` for a tag, `~word` for a weighted one), idf as scaled, and documents. A word of a
-    `pooled` field is as rare as it is in the one of them where most entries hold it.
+    (`#word` for a tag, `+word` for a neighbour's, `~word` for a related one: see MARKS), idf as
+    scaled, and documents. A word of a `pooled` field is as rare as it is in the one of them
+    where most entries hold it.
 
     The formula and statistics of whoosh.scoring.BM25F (idf and average field length over the
     whole index, deleted documents counted as Whoosh counts them), read straight from the
@@ -713,7 +712,7 @@ def bm25f(
                     scores[docnum] = scores.get(docnum, 0.0) + score
                     holding.append(docnum)
         if found is not None:
-            mark = "~" if field == "content" and weight is not None else MARKS[field]
+            mark = "~" if field == "content" and weight is not None else MARKS.get(field, "?")
             name = mark + text
             found.append((name, idf, holding))
     return scores
@@ -741,8 +740,6 @@ def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) 
     """Make the indexed documents of one file match `entries`, touching only what changed;
     return how many documents were added or deleted."""
     from whoosh.query import Term
-
-    from mem.index.context import in_context
 
     changed = 0
     indexed: dict[tuple[str, str], list[int]] = {}

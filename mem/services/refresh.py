@@ -16,7 +16,8 @@ from mem.vault import layout, store
 from mem.vault.version import PARSER_VERSION
 
 if TYPE_CHECKING:
-    from mem.index.search_index import Indexed, SearchIndex
+    from mem.index.context import Indexed
+    from mem.index.search_index import SearchIndex
 
 INDEX_DIR = f"{layout.STATE_DIR}/index"
 INDEX_LOCK = INDEX_DIR  # the sidecar lock that serialises index writers across processes
