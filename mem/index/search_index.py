@@ -15,6 +15,7 @@ from mem.errors import IndexBusy
 from mem.index import notes_file, related
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
+from mem.index.light_md5 import import_whoosh_tables
 from mem.index.manifest import KIND_CODES, MANIFEST, FileStamp, read_data, stamps_of, version_of
 from mem.index.periods import Period, periods_named
 from mem.index.rank_key import (
@@ -230,6 +231,7 @@ class SearchIndex:
         if self._index is None:
             from whoosh.index import open_dir
 
+            import_whoosh_tables()
             read_in_place()
             self._index = open_dir(str(self.folder))
         return self._index
