@@ -10,7 +10,8 @@ ViewFile reads straight from the map instead; the few hundred reads a search mak
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Self
 
 CHUNK = 256  # readline looks for the line's end this far at a time
 # What peek hands the unpickler: Whoosh's pickles (term infos, a segment's header) are small,
@@ -59,7 +60,9 @@ class ViewFile:
         return self.read(end - self._position)
 
     def seek(self, offset: int, whence: int = 0) -> int:
-        base = {0: 0, 1: self._position, 2: self._size}[whence]
+        if whence not in (0, 1, 2):
+            raise ValueError(f"invalid whence ({whence}, should be 0, 1 or 2)")
+        base = (0, self._position, self._size)[whence]
         if base + offset < 0:
             raise ValueError(f"negative seek position {base + offset}")
         self._position = base + offset
@@ -74,6 +77,16 @@ class ViewFile:
     def close(self) -> None:
         self._buffer = None  # BufferFile releases the view next, and the map can close
         self.closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[bytes]:
+        while line := self.readline():
+            yield line
 
 
 def read_in_place() -> None:

@@ -11,6 +11,11 @@ import types
 def import_whoosh_tables() -> None:
     """Import whoosh.filedb.filetables with `hashlib` standing for CPython's md5 alone, then
     put hashlib back as it was: whatever imports it next gets the real one."""
+    # What filetables imports besides, first and with the real hashlib within reach: the
+    # stand-in is there for the length of filetables' own few lines.
+    import whoosh.system
+    import whoosh.util.numlists
+
     if "whoosh.filedb.filetables" in sys.modules or "hashlib" in sys.modules:
         return  # loaded already: nothing to save
     try:

@@ -47,6 +47,12 @@ def test_a_view_file_reads_as_bytesio_does(buffer):
     assert into_ours == into_theirs and ours.tell() == theirs.tell()
     with pytest.raises(ValueError):
         ours.seek(-1)
+    ours.seek(0)
+    theirs.seek(0)
+    assert list(ours) == list(theirs)
+    with ViewFile(buffer) as view:
+        assert view.read(5) == DATA[:5]
+    assert view.closed
 
 
 def test_pickles_load_from_a_view_file_and_peek_does_not_move_it():
