@@ -3,33 +3,18 @@ the words they hold; they never make it relevant."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 from mem.index.context import in_context
 from mem.index.search_index import Filters, Ranking, SearchIndex
 from mem.model import DEFAULT_HALF_LIFE_DAYS, Entry
 
-NOW = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
+from .helpers import NOW, indexed
+
 RANKING = Ranking(NOW, DEFAULT_HALF_LIFE_DAYS, decay=False)
-
-
-def entry(
-    n: int, body: str, date: datetime = NOW, path: str = "chat/facts.md"
-) -> tuple[Entry, str]:
-    made = Entry(
-        id=f"e{n:03d}",
-        agent=path.partition("/")[0],
-        category="facts",
-        kind="fact",
-        date=date,
-        tags=(),
-        body=body,
-        header=(("kind", "fact"),),
-        scope="agent",
-        path=path,
-    )
-    return made, f"{n}:{body}"
+entry = partial(indexed, path="chat/facts.md")  # one conversation's turns
 
 
 def contexts(entries: list[tuple[Entry, str]]) -> dict[str, str]:

@@ -6,16 +6,17 @@ from __future__ import annotations
 import io
 import os
 import pickle
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from mem.index.in_place import ViewFile
 from mem.index.search_index import Filters, Ranking, SearchIndex
-from mem.model import DEFAULT_HALF_LIFE_DAYS, Entry
+from mem.model import DEFAULT_HALF_LIFE_DAYS
 
-NOW = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
+from .helpers import NOW
+from .helpers import indexed as entry
+
 RANKING = Ranking(NOW, DEFAULT_HALF_LIFE_DAYS, decay=False)
 DATA = b"first line\nsecond line\n" + pickle.dumps({"term": (1, 2.5)}) + b"\nno newline at the end"
 
@@ -62,22 +63,6 @@ def test_pickles_load_from_a_view_file_and_peek_does_not_move_it():
     assert view.peek(1)[:1] == DATA[start : start + 1] and view.tell() == start
     assert pickle.load(view) == {"term": (1, 2.5)}
     assert view.read() == b"\nno newline at the end"
-
-
-def entry(n: int, body: str) -> tuple[Entry, str]:
-    made = Entry(
-        id=f"e{n:03d}",
-        agent="dev",
-        category="facts",
-        kind="fact",
-        date=NOW,
-        tags=(),
-        body=body,
-        header=(("kind", "fact"),),
-        scope="agent",
-        path="dev/facts.md",
-    )
-    return made, f"{n}:{body}"
 
 
 def open_descriptors() -> int:

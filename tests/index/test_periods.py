@@ -8,7 +8,9 @@ import pytest
 
 from mem.index.periods import periods_named
 from mem.index.search_index import Filters, Ranking, SearchIndex
-from mem.model import DEFAULT_HALF_LIFE_DAYS, Entry
+from mem.model import DEFAULT_HALF_LIFE_DAYS
+
+from .helpers import indexed as entry
 
 NOW = datetime(2023, 12, 1, tzinfo=UTC)
 
@@ -61,22 +63,6 @@ def test_a_month_alone_still_to_come_this_year_is_last_year_s():
 )
 def test_words_that_only_look_like_dates_name_no_period(text: str):
     assert days(text) == []
-
-
-def entry(n: int, body: str, date: datetime) -> tuple[Entry, str]:
-    made = Entry(
-        id=f"e{n:03d}",
-        agent="dev",
-        category="lessons",
-        kind="lesson",
-        date=date,
-        tags=(),
-        body=body,
-        header=(("kind", "lesson"),),
-        scope="agent",
-        path="dev/lessons.md",
-    )
-    return made, f"{n}:{body}"
 
 
 def test_an_entry_written_in_the_named_period_ranks_first(tmp_path):

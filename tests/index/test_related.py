@@ -10,24 +10,10 @@ from mem.index import related
 from mem.index.search_index import Filters, Ranking, SearchIndex
 from mem.model import DEFAULT_HALF_LIFE_DAYS, Entry
 
+from .helpers import indexed as entry
+
 NOW = datetime(2026, 11, 24, tzinfo=UTC)
 RANKING = Ranking(NOW, DEFAULT_HALF_LIFE_DAYS, decay=False)
-
-
-def entry(n: int, body: str, path: str = "dev/lessons.md") -> tuple[Entry, str]:
-    made = Entry(
-        id=f"e{n:03d}",
-        agent="dev",
-        category="lessons",
-        kind="lesson",
-        date=NOW,
-        tags=(),
-        body=body,
-        header=(("kind", "lesson"),),
-        scope="agent",
-        path=path,
-    )
-    return made, f"{n}:{body}"
 
 
 def filler(start: int, count: int) -> list[tuple[Entry, str]]:
@@ -88,7 +74,7 @@ def test_a_related_word_finds_an_entry_below_those_with_the_task_words(tmp_path)
 def test_an_update_works_the_table_out_again_once_enough_has_changed(tmp_path):
     index = build(tmp_path, filler(100, 20))
     assert "cach" not in table(index)
-    pair = [entry(n, f"cache warming needs redis {n}", "dev/facts.md") for n in (1, 2)]
+    pair = [entry(n, f"cache warming needs redis {n}", path="dev/facts.md") for n in (1, 2)]
     index.update({"dev/facts.md": pair}, {})
     assert "redi" in table(index)["cach"]
     manifest = (index.folder / "manifest.json").read_text(encoding="utf-8")
