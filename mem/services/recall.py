@@ -198,7 +198,11 @@ def recall(
     # Only what matches the task strongly enough is shown as relevant: the budget is a ceiling.
     on_topic = any(is_relevant(hit, agent) for hit in hits)
     near = hits[0].score * RELEVANT_NEAR if on_topic else float("inf")
-    ranked = [hit.entry for hit in hits if is_relevant(hit, agent) or hit.score >= near]
+    own = (agent, SHARED_FOLDER)
+    # Another agent's entry is shown on its own merit only (OTHERS_BAR), never as a close
+    # runner-up or in the fill, where one word it shares with the task would do.
+    showable = [hit for hit in hits if hit.entry.agent in own or is_relevant(hit, agent)]
+    ranked = [hit.entry for hit in showable if is_relevant(hit, agent) or hit.score >= near]
     matching = [hit.entry for hit in hits]  # standing sections put any match first
     chosen: set[str] = set(shown)
     said: set[str] = set()  # bodies shown already: a fact promoted to _shared is one fact
@@ -226,7 +230,6 @@ def recall(
     def candidate(entry: Entry, show_agent: bool = False, room: int | None = None) -> Candidate:
         return entry_candidate(entry, terms, show_agent, room, because(entry))
 
-    own = (agent, SHARED_FOLDER)
     if not standing:
         return pack(
             agent, task, against, budget, task_phases(ranked, pick, candidate, because, agent)
@@ -279,7 +282,7 @@ def recall(
         Phase("open_tasks", [task_candidate(e, because(e)) for e in pick(open_tasks, None)])
     )
     plan.append(others_phase(ranked, pick, candidate, agent))
-    fill = [hit.entry for hit in hits if on_topic and hit.entry.category != "handoffs"]
+    fill = [hit.entry for hit in showable if on_topic and hit.entry.category != "handoffs"]
     plan.append(
         Phase(
             "more",

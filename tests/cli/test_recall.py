@@ -502,3 +502,20 @@ def test_another_agents_entry_needs_a_stronger_match_to_be_relevant(mem, vault):
     payload = data(mem("recall", "--agent", "main", "--task", strong, "--json"))
     others = next(s for s in payload["sections"] if s["key"] == "others")
     assert [item["id"] for item in others["items"]] == [theirs]
+
+
+def test_another_agents_weak_match_stays_out_of_a_block_that_is_on_topic(mem, vault):
+    seed_team(vault)
+    weak = "The staging webhook relay drops headers over 8 KB."
+    theirs = added_id(mem("add", weak, "-c", "lessons", "-a", "ops"))
+    # The task is on topic for main (its Stripe webhook lesson), and shares "webhook" with the
+    # ops note: main's own weak matches may fill the block, another agent's may not.
+    task = "Stripe webhook events are processed twice"
+    payload = data(mem("recall", "--task", task, "--budget", "3000", "--json"))
+    shown = {item["id"] for s in payload["sections"] for item in s["items"]}
+    assert "lessons" in {s["key"] for s in payload["sections"]}
+    assert theirs not in shown
+    # The same note in main's own vault is a match worth filling with.
+    mine = added_id(mem("add", weak, "-c", "lessons"))
+    payload = data(mem("recall", "--task", task, "--budget", "3000", "--json"))
+    assert mine in {item["id"] for s in payload["sections"] for item in s["items"]}
