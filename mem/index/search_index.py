@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import notes_file, related
+from mem.index import central, notes_file, related
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -306,6 +306,7 @@ class SearchIndex:
                 progress(done, total)
             with index.reader() as reader:
                 related.write(fresh, related.compute(reader))
+                central.save(fresh, reader)
             notes_file.write(fresh, notes)
             self._write_manifest(fresh, stamps)
             old = parent / f"index.old-{os.urandom(4).hex()}"
@@ -348,6 +349,7 @@ class SearchIndex:
             # Working the related words out costs ~0.5 s at 10,000 entries: not on every
             # commit, but once a twentieth of the entries are new or changed.
             related.write(self.folder, related.compute(self.reader()))
+            central.save(self.folder, self.reader())
             unrelated = 0
         manifest = stamps_of(saved) or {}
         manifest.update(stamps)
@@ -495,15 +497,52 @@ class SearchIndex:
         Orders by the columns alone and reads stored fields only for what it returns: recall
         asks this several times before an agent starts, at any vault size.
         """
-        reader = self.reader()
+        return self._ordered(self._listed(filters), limit, by)
+
+    def _listed(self, filters: Filters) -> list[int]:
+        """The documents matching the filters, in document order."""
         hidden = self._mask(filters)
         allowed = self._filter_docs(filters)
-        docs = [
-            docnum
-            for docnum in (reader.all_doc_ids() if allowed is None else sorted(allowed))
-            if docnum not in hidden
-        ]
-        return self._ordered(docs, limit, by)
+        every = self.reader().all_doc_ids() if allowed is None else sorted(allowed)
+        return [docnum for docnum in every if docnum not in hidden]
+
+    def standing_facts(self, filters: Filters, limit: int) -> list[Entry]:
+        """Up to `limit` entries matching the filters, as the Knowledge sections want them:
+        the most reinforced first; among equals, those written since central.txt was worked
+        out (newest first), then the most central (see central.py), then any it misses."""
+        docs = self._listed(filters)
+        table = central.read(self.folder, filters.agent) if filters.agent and docs else None
+        if table is None:
+            return self._ordered(docs, limit, "reinforced")
+        newest, ids = table
+        packed = self.reader().column_reader("rank", translate=False)
+        times = {d: (packed[d] >> REINFORCED_SHIFT) & REINFORCED_MAX for d in docs}
+        # The levels of reinforcement taken whole, and the one the limit cuts into (or the
+        # last: the caller may skip some of what it gets, so order matters to the end).
+        levels = sorted(set(times.values()), reverse=True)
+        above: list[int] = []
+        for level in levels:
+            tied = [d for d in docs if times[d] == level]
+            if len(above) + len(tied) >= limit or level == levels[-1]:
+                break
+            above += tied
+        # Of that level, what central.txt cannot know yet (dated after it) goes first, newest
+        # first, then what it ranks, then what it misses (written in the minute it was).
+        new = [d for d in tied if packed[d] >> SECONDS_SHIFT > newest]
+        room = limit - len(above) - len(new)
+        unplaced = set(tied) - set(new)
+        placed: list[int] = []
+        for entry_id in ids:
+            if len(placed) >= room or not unplaced:
+                break
+            found = self._docs("id", entry_id) & unplaced
+            placed += found
+            unplaced -= found
+        chosen = self._ordered(above, None, "reinforced") + self._ordered(new, None, "date")
+        chosen += [to_entry(self.reader().stored_fields(d)) for d in placed]
+        if len(chosen) < limit:
+            chosen += self._ordered(sorted(unplaced), limit - len(chosen), "date")
+        return chosen[:limit]
 
     def terms_of(self, text: str) -> list[str]:
         """The index terms the content analyzer makes of `text`, in order."""

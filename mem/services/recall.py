@@ -264,10 +264,9 @@ def recall(
     for key, folder in (("knowledge", agent), ("shared", SHARED_FOLDER)):
         facts = [e for e in matching if e.category == "facts" and e.agent == folder]
         if len([e for e in facts if e.id not in chosen]) < LIMITS[key]:
-            facts += index.top(  # then the most reinforced, newest first
+            facts += index.standing_facts(  # then the most reinforced, the most central first
                 visible._replace(agent=folder, category="facts"),
                 LIMITS[key] + len(facts),
-                by="reinforced",
             )
         plan.append(Phase(key, [candidate(e) for e in pick(facts, LIMITS[key])]))
         if key == "knowledge":

@@ -1,0 +1,103 @@
+"""Central facts: which of an agent's facts say most about what the rest of the vault is about,
+worked out when the related words are, so the Knowledge sections have a better order than
+"newest first" for the facts that no task singled out and no reinforcement set apart.
+
+Standing context is a summary of what the project knows, shown whatever the task; a summary
+takes the most central items of a collection (LexRank's degree centrality): here, each fact's
+tf-idf cosine with every other entry, which is its cosine with the sum of them all, less 1.
+Nothing is computed at query time but a lookup in a small text file.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mem.index.rank_key import SECONDS_SHIFT
+
+CENTRAL_FILE = "central.txt"
+HEADER = "# mem central facts 1"
+STAMP = "newest\t"  # the second line: the date of the newest entry when the file was written
+
+
+def save(folder: Path, reader: Any, field: str = "content") -> None:
+    """Work the order out from the index and save it beside it, atomically."""
+    rows = compute(reader, field)
+    newest = 0
+    if reader.doc_count():  # an index without segments has no columns to read
+        packed = reader.column_reader("rank", translate=False)
+        newest = max(packed[d] >> SECONDS_SHIFT for d in reader.all_doc_ids())
+    lines = [HEADER, f"{STAMP}{newest}"]
+    lines += [f"{agent}\t{entry_id}" for agent, entry_id in rows]
+    temp = folder / f".{CENTRAL_FILE}.{os.getpid()}.tmp"
+    temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(temp, folder / CENTRAL_FILE)
+
+
+def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
+    """(agent, id) of every live fact, most central first."""
+    count = reader.doc_count()
+    if not count:
+        return []  # an index without segments has no fields to read
+    live = set(reader.all_doc_ids())
+    log = math.log
+    vectors: dict[int, list[tuple[str, float]]] = {}
+    for raw, _info in reader.iter_field(field):
+        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        pairs = [
+            pair for pair in reader.postings(field, word).items_as("weight") if pair[0] in live
+        ]
+        if not pairs or len(pairs) >= count:
+            continue  # a word every entry holds says nothing about any of them
+        idf = log(count / len(pairs))
+        for docnum, frequency in pairs:
+            vectors.setdefault(docnum, []).append((word, (1 + log(frequency)) * idf))
+    centroid: dict[str, float] = {}
+    norms: dict[int, float] = {}
+    for docnum, vector in vectors.items():
+        norm = norms[docnum] = math.sqrt(sum(w * w for _, w in vector)) or 1.0
+        for word, w in vector:
+            centroid[word] = centroid.get(word, 0.0) + w / norm
+    facts: set[int] = set()
+    if ("category", "facts") in reader:
+        facts = set(reader.postings("category", "facts").all_ids())
+    found = []
+    for docnum in sorted(live & facts):  # a fact of no telling word is listed too, last
+        stored = reader.stored_fields(docnum)
+        vector, norm = vectors.get(docnum, []), norms.get(docnum, 1.0)
+        # Its cosine with every other entry: with the sum of them all, less its own 1.
+        score = sum(w / norm * centroid[word] for word, w in vector) - (1.0 if vector else 0.0)
+        found.append((-score, stored["id"], stored.get("agent", "")))
+    found.sort()
+    return [(agent, entry_id) for _, entry_id, agent in found]
+
+
+def read(folder: Path, agent: str) -> tuple[int, Iterator[str]] | None:
+    """The date (seconds) of the newest entry when the file was written, and the ids of
+    `agent`'s facts, most central first; None without a readable file."""
+    try:
+        text = (folder / CENTRAL_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    head, _, rest = text.partition("\n")
+    stamp, _, _ = rest.partition("\n")
+    if head != HEADER or not stamp.startswith(STAMP):
+        return None  # another version's file is ignored, not misread: it is rewritten anyway
+    try:
+        newest = int(stamp[len(STAMP) :])
+    except ValueError:
+        return None
+    return newest, ids_of(text, agent)
+
+
+def ids_of(text: str, agent: str) -> Iterator[str]:
+    prefix = f"\n{agent}\t"
+    start = text.find(prefix)
+    while start >= 0:
+        end = text.find("\n", start + 1)
+        end = len(text) if end < 0 else end
+        yield text[start + len(prefix) : end]
+        start = text.find(prefix, end)
