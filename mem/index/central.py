@@ -75,9 +75,31 @@ def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
     return [(agent, entry_id) for _, entry_id, agent in found]
 
 
-def read(folder: Path, agent: str) -> tuple[int, Iterator[str]] | None:
-    """The date (seconds) of the newest entry when the file was written, and the ids of
-    `agent`'s facts, most central first; None without a readable file."""
+class Table:
+    """The saved order: the date of the newest entry when it was worked out, and each agent's
+    facts, most central first."""
+
+    def __init__(self, text: str, newest: int) -> None:
+        self.text = text
+        self.newest = newest
+
+    def ids(self, agent: str) -> Iterator[str]:
+        """`agent`'s facts, most central first."""
+        prefix = f"\n{agent}\t"
+        start = self.text.find(prefix)
+        while start >= 0:
+            end = self.text.find("\n", start + 1)
+            end = len(self.text) if end < 0 else end
+            yield self.text[start + len(prefix) : end]
+            start = self.text.find(prefix, end)
+
+    def place(self, agent: str, entry_id: str) -> int:
+        """Where the fact stands in the order (lower is more central), or -1 if it is not in."""
+        return self.text.find(f"\n{agent}\t{entry_id}\n")
+
+
+def read(folder: Path) -> Table | None:
+    """The saved order; None without a readable file of this version."""
     try:
         text = (folder / CENTRAL_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -87,17 +109,6 @@ def read(folder: Path, agent: str) -> tuple[int, Iterator[str]] | None:
     if head != HEADER or not stamp.startswith(STAMP):
         return None  # another version's file is ignored, not misread: it is rewritten anyway
     try:
-        newest = int(stamp[len(STAMP) :])
+        return Table(text, int(stamp[len(STAMP) :]))
     except ValueError:
         return None
-    return newest, ids_of(text, agent)
-
-
-def ids_of(text: str, agent: str) -> Iterator[str]:
-    prefix = f"\n{agent}\t"
-    start = text.find(prefix)
-    while start >= 0:
-        end = text.find("\n", start + 1)
-        end = len(text) if end < 0 else end
-        yield text[start + len(prefix) : end]
-        start = text.find(prefix, end)

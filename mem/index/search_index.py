@@ -511,10 +511,10 @@ class SearchIndex:
         the most reinforced first; among equals, those written since central.txt was worked
         out (newest first), then the most central (see central.py), then any it misses."""
         docs = self._listed(filters)
-        table = central.read(self.folder, filters.agent) if filters.agent and docs else None
-        if table is None:
+        agent = filters.agent
+        table = central.read(self.folder) if agent and docs else None
+        if table is None or agent is None:
             return self._ordered(docs, limit, "reinforced")
-        newest, ids = table
         packed = self.reader().column_reader("rank", translate=False)
         times = {d: (packed[d] >> REINFORCED_SHIFT) & REINFORCED_MAX for d in docs}
         # The levels of reinforcement taken whole, and the one the limit cuts into (or the
@@ -528,21 +528,35 @@ class SearchIndex:
             above += tied
         # Of that level, what central.txt cannot know yet (dated after it) goes first, newest
         # first, then what it ranks, then what it misses (written in the minute it was).
-        new = [d for d in tied if packed[d] >> SECONDS_SHIFT > newest]
+        new = [d for d in tied if packed[d] >> SECONDS_SHIFT > table.newest]
+        old = [d for d in tied if packed[d] >> SECONDS_SHIFT <= table.newest]
         room = limit - len(above) - len(new)
-        unplaced = set(tied) - set(new)
-        placed: list[int] = []
-        for entry_id in ids:
-            if len(placed) >= room or not unplaced:
-                break
-            found = self._docs("id", entry_id) & unplaced
-            placed += found
-            unplaced -= found
+        placed = self._most_central(old, room, len(docs), table, agent) if room > 0 else []
         chosen = self._ordered(above, None, "reinforced") + self._ordered(new, None, "date")
         chosen += [to_entry(self.reader().stored_fields(d)) for d in placed]
         if len(chosen) < limit:
-            chosen += self._ordered(sorted(unplaced), limit - len(chosen), "date")
+            missed = sorted(set(old) - set(placed))
+            chosen += self._ordered(missed, limit - len(chosen), "date")
         return chosen[:limit]
+
+    def _most_central(
+        self, docs: list[int], room: int, among: int, table: central.Table, agent: str
+    ) -> list[int]:
+        """Up to `room` of `docs` that the table lists, most central first. `docs` are some of
+        the agent's `among` facts: few, their ids are read and looked up in the table; many,
+        the table's first ids are most likely among them, and are looked up in the index."""
+        reader = self.reader()
+        if len(docs) ** 2 <= room * among:
+            where = {d: table.place(agent, reader.stored_fields(d)["id"]) for d in docs}
+            return sorted((d for d in docs if where[d] >= 0), key=where.__getitem__)[:room]
+        wanted, placed = set(docs), list[int]()
+        for entry_id in table.ids(agent):
+            if len(placed) >= room or not wanted:
+                break
+            found = self._docs("id", entry_id) & wanted
+            placed += sorted(found)
+            wanted -= found
+        return placed[:room]
 
     def terms_of(self, text: str) -> list[str]:
         """The index terms the content analyzer makes of `text`, in order."""

@@ -86,4 +86,19 @@ def test_without_a_readable_reckoning_the_order_is_newest_first(tmp_path):
 def test_an_empty_index_has_no_central_facts(tmp_path):
     index = build(tmp_path, [])
     assert index.standing_facts(FACTS, 10) == []
-    assert central.read(index.folder, "dev") is not None
+    assert central.read(index.folder) is not None
+
+
+def test_few_or_many_facts_to_order_come_in_the_same_order(tmp_path):
+    # Few: their ids are looked up in the table; many: the table's ids in the index.
+    words = ["deploy", "staging", "migrations", "lock", "first", "ran"]
+    facts = [
+        entry(40 + n, " ".join(words[: n % 6 + 1]) + f" fact{n}", NOW, "dev/facts.md")
+        for n in range(30)
+    ]
+    index = build(tmp_path, LESSONS + facts)
+    every = ids(index.standing_facts(FACTS, 30))
+    assert sorted(every) == sorted(made.id for made, _ in facts)
+    for limit in (1, 2, 5):
+        assert ids(index.standing_facts(FACTS, limit)) == every[:limit]
+    assert every[0] in {made.id for made, _ in facts if "ran" in made.body}
