@@ -42,35 +42,38 @@ def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
     count = reader.doc_count()
     if not count:
         return []  # an index without segments has no fields to read
-    live = set(reader.all_doc_ids())
-    log = math.log
-    vectors: dict[int, list[tuple[str, float]]] = {}
-    for raw, _info in reader.iter_field(field):
-        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        pairs = [
-            pair for pair in reader.postings(field, word).items_as("weight") if pair[0] in live
-        ]
-        if not pairs or len(pairs) >= count:
-            continue  # a word every entry holds says nothing about any of them
-        idf = log(count / len(pairs))
-        for docnum, frequency in pairs:
-            vectors.setdefault(docnum, []).append((word, (1 + log(frequency)) * idf))
-    centroid: dict[str, float] = {}
-    norms: dict[int, float] = {}
-    for docnum, vector in vectors.items():
-        norm = norms[docnum] = math.sqrt(sum(w * w for _, w in vector)) or 1.0
-        for word, w in vector:
-            centroid[word] = centroid.get(word, 0.0) + w / norm
     facts: set[int] = set()
     if ("category", "facts") in reader:
         facts = set(reader.postings("category", "facts").all_ids())
+    live = set(reader.all_doc_ids()) if reader.has_deletions() else None
+    log = math.log
+    squares: dict[int, float] = {}  # each entry's squared tf-idf length
+    shared: list[list[tuple[int, float]]] = []  # the weights of each word two entries hold
+    for raw, _info in reader.iter_field(field):
+        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        pairs = reader.postings(field, word).items_as("weight")
+        if live is not None:
+            pairs = [pair for pair in pairs if pair[0] in live]
+        weights = [(docnum, 1 + log(frequency)) for docnum, frequency in pairs]
+        if not weights or len(weights) >= count:
+            continue  # a word every entry holds says nothing about any of them
+        idf = log(count / len(weights))
+        weights = [(docnum, w * idf) for docnum, w in weights]
+        for docnum, w in weights:
+            squares[docnum] = squares.get(docnum, 0.0) + w * w
+        if len(weights) > 1:  # a word of one entry adds to its length, to no cosine
+            shared.append(weights)
+    score = dict.fromkeys(facts & squares.keys(), 0.0)
+    for weights in shared:
+        units = [(docnum, w / math.sqrt(squares[docnum])) for docnum, w in weights]
+        total = sum(unit for _, unit in units)
+        for docnum, unit in units:
+            if docnum in score:  # its cosine with every other entry, word by word
+                score[docnum] += unit * (total - unit)
     found = []
-    for docnum in sorted(live & facts):  # a fact of no telling word is listed too, last
-        stored = reader.stored_fields(docnum)
-        vector, norm = vectors.get(docnum, []), norms.get(docnum, 1.0)
-        # Its cosine with every other entry: with the sum of them all, less its own 1.
-        score = sum(w / norm * centroid[word] for word, w in vector) - (1.0 if vector else 0.0)
-        found.append((-score, stored["id"], stored.get("agent", "")))
+    for docnum in sorted(facts if live is None else facts & live):
+        stored = reader.stored_fields(docnum)  # a fact of no telling word comes last
+        found.append((-score.get(docnum, -1.0), stored["id"], stored.get("agent", "")))
     found.sort()
     return [(agent, entry_id) for _, entry_id, agent in found]
 
