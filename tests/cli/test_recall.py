@@ -519,3 +519,28 @@ def test_another_agents_weak_match_stays_out_of_a_block_that_is_on_topic(mem, va
     mine = added_id(mem("add", weak, "-c", "lessons"))
     payload = data(mem("recall", "--task", task, "--budget", "3000", "--json"))
     assert mine in {item["id"] for s in payload["sections"] for item in s["items"]}
+
+
+def test_knowledge_keeps_the_fact_that_says_most_about_the_vault_when_the_cap_cuts(mem, vault):
+    for n in range(4):
+        mem("add", f"Deploy {n} to staging failed until the migrations ran first.", "-c", "lessons")
+    central = "Every deploy runs the staging migrations before the app starts."
+    mem("add", central, "-c", "facts")
+    asides = [
+        "Visitor badges are teal.",
+        "The office plant wants water on Fridays.",
+        "Parking permits renew every March.",
+        "Lunch orders close at eleven.",
+        "Printer toner sits in cupboard B.",
+        "Wifi guests use the yellow network.",
+        "Holiday requests go through Maria.",
+        "Bike racks are behind reception.",
+        "Coffee beans come from Lisbon.",
+        "Fire drills happen quarterly.",
+    ]
+    for aside in asides:  # newer, and enough to fill the section's 10 without it
+        mem("add", aside, "-c", "facts")
+    payload = data(mem("recall", "--budget", "3000", "--json"))
+    knowledge = next(s for s in payload["sections"] if s["key"] == "knowledge")
+    texts = [item["text"] for item in knowledge["items"]]
+    assert len(texts) == 10 and central in texts[0]
