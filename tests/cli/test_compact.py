@@ -236,7 +236,19 @@ def handoff(what: str, files: str = "", commits: str = "") -> str:
     return body
 
 
+def ages_in_one_period(youngest: int, apart: int, period: str) -> tuple[int, int]:
+    """Two ages in days, `apart` days apart, from `youngest` on, whose dates share a week
+    (period "%G-%V") or a month ("%Y-%m") whatever day the test runs on."""
+    while f"{NOW - timedelta(days=youngest):{period}}" != (
+        f"{NOW - timedelta(days=youngest + apart):{period}}"
+    ):
+        youngest += 1
+    return youngest, youngest + apart
+
+
 def test_old_handoffs_roll_up_by_week_then_by_month(mem, vault):
+    week = ages_in_one_period(9, 1, "%G-%V")  # two sessions of one week, past the hot days
+    month = ages_in_one_period(60, 2, "%Y-%m")  # two of one month, past a month
     write_file(
         vault,
         "dev",
@@ -245,13 +257,13 @@ def test_old_handoffs_roll_up_by_week_then_by_month(mem, vault):
             ("h1", 1, "", handoff("Fixed the flaky upload test.")),
             (
                 "h2",
-                9,
+                week[0],
                 "",
                 handoff("Moved sessions server-side.", "app/session.py", "4f2a9c1 Sessions"),
             ),
-            ("h3", 10, "", handoff("Added the CSV importer.", "app/csv.py tests/test_csv.py")),
-            ("h4", 60, "", handoff("Set up CI.", ".ci/run")),
-            ("h5", 62, "", handoff("First commit of the API.")),
+            ("h3", week[1], "", handoff("Added the CSV importer.", "app/csv.py tests/test_csv.py")),
+            ("h4", month[0], "", handoff("Set up CI.", ".ci/run")),
+            ("h5", month[1], "", handoff("First commit of the API.")),
         ],
     )
     before = every_entry(vault)
