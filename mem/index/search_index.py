@@ -490,14 +490,13 @@ class SearchIndex:
         """Return entries matching the filters alone, newest first."""
         return self.top(filters, limit)
 
-    def top(self, filters: Filters, limit: int | None, by: str = "date") -> list[Entry]:
-        """Return up to `limit` entries matching the filters, newest first (by="date") or most
-        reinforced, then newest, first (by="reinforced").
+    def top(self, filters: Filters, limit: int | None) -> list[Entry]:
+        """Return up to `limit` entries matching the filters, newest first.
 
         Orders by the columns alone and reads stored fields only for what it returns: recall
         asks this several times before an agent starts, at any vault size.
         """
-        return self._ordered(self._listed(filters), limit, by)
+        return self._ordered(self._listed(filters), limit, "date")
 
     def _listed(self, filters: Filters) -> list[int]:
         """The documents matching the filters, in document order."""

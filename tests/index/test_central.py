@@ -46,7 +46,7 @@ def reinforced(pair: tuple[Entry, str], times: int) -> tuple[Entry, str]:
 
 def test_the_fact_that_says_most_about_the_vault_comes_before_a_newer_aside(tmp_path):
     index = build(tmp_path, LESSONS + [CENTRAL, ASIDE])
-    assert ids(index.top(FACTS, 2, by="reinforced")) == ["e021", "e020"]  # newest first
+    assert ids(index.top(FACTS, 2)) == ["e021", "e020"]  # newest first
     assert ids(index.standing_facts(FACTS, 2)) == ["e020", "e021"]
     assert ids(index.standing_facts(FACTS, 1)) == ["e020"]
     assert not list(index.folder.glob(".central*"))  # written atomically, no temporary left
