@@ -305,8 +305,7 @@ class SearchIndex:
             if progress is not None:
                 progress(done, total)
             with index.reader() as reader:
-                related.write(fresh, related.compute(reader))
-                central.save(fresh, reader)
+                work_out_tables(fresh, reader)
             notes_file.write(fresh, notes)
             self._write_manifest(fresh, stamps)
             old = parent / f"index.old-{os.urandom(4).hex()}"
@@ -348,8 +347,7 @@ class SearchIndex:
         if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
             # Working the related words and central facts out costs ~0.8 s at 10,000 entries:
             # not on every commit, but once a twentieth of the entries are new or changed.
-            related.write(self.folder, related.compute(self.reader()))
-            central.save(self.folder, self.reader())
+            work_out_tables(self.folder, self.reader())
             unrelated = 0
         manifest = stamps_of(saved) or {}
         manifest.update(stamps)
@@ -723,6 +721,13 @@ class SearchIndex:
         return ranked
 
 
+def work_out_tables(folder: Path, reader: Any) -> None:
+    """Save what is worked out from the whole index beside it: the related words and the
+    central facts. A rebuild does it, and an update once enough has changed."""
+    related.write(folder, related.compute(reader))
+    central.save(folder, reader)
+
+
 def unrelated_of(data: Mapping[str, Any]) -> int:
     """How many entries a saved manifest says were written since the related words were."""
     try:
@@ -768,9 +773,8 @@ def bm25f(
                     scores[docnum] = scores.get(docnum, 0.0) + score
                     holding.append(docnum)
         if found is not None:
-            mark = "~" if field == "content" and weight is not None else MARKS.get(field, "?")
-            name = mark + text
-            found.append((name, idf, holding))
+            mark = "~" if field == "content" and weight is not None else MARKS[field]
+            found.append((mark + text, idf, holding))
     return scores
 
 
