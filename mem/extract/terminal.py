@@ -1,5 +1,6 @@
-"""Read what Claude Code printed on a terminal: `⏺` opens the agent's text or a tool call,
-`⎿` opens a tool's output, `>` opens the person's prompt; continuation lines are indented."""
+"""Read what Claude Code printed on a terminal: `⏺` (`●` in some terminals and versions) opens
+the agent's text or a tool call, `⎿` opens a tool's output, `>` or `❯` opens the person's
+prompt; continuation lines are indented."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Iterable, Iterator
 from mem.extract.formats import COMMIT_LINE, Message, without_recall
 
 # `⏺ Bash(git add .)`, `⏺ Update(src/app.ts)`, `⏺ Update Todos`: tool calls, not prose.
-TOOL_CALL = re.compile(r"^⏺ (?P<name>[A-Z][\w-]*(?: Todos)?)(?:\((?P<args>.*)|\s*$)")
+TOOL_CALL = re.compile(r"^[⏺●] (?P<name>[A-Z][\w-]*(?: Todos)?)(?:\((?P<args>.*)|\s*$)")
+AGENT = ("⏺ ", "● ")
 EDIT_TOOLS = {"Write", "Edit", "Update", "MultiEdit", "Create", "NotebookEdit"}
 
 
@@ -25,7 +27,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         prose.clear()
 
     for line in without_recall(lines):
-        if line.startswith("⏺ "):
+        if line.startswith(AGENT):
             yield from flush()
             call = TOOL_CALL.match(line.rstrip())
             if call:
@@ -41,7 +43,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             yield from flush()
             role = "tool"
             line = line.lstrip()[1:]
-        if line.startswith("> ") and role != "tool":
+        # `❯` is only ever the prompt; `>` may also start a line of a tool's output.
+        if line.startswith("❯ ") or (line.startswith("> ") and role != "tool"):
             yield from flush()
             role = "user"
             prose.append(line[2:])

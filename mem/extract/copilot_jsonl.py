@@ -1,0 +1,106 @@
+"""Read GitHub Copilot CLI's session events (`~/.copilot/session-state/<id>/events.jsonl`).
+
+Each line is `{type, data, id, timestamp, parentId}`: `session.start`, `user.message`,
+`assistant.message` (its prose in `content`, its tool calls in `toolRequests`, its thinking in
+`reasoningText`, read as `thinking`), `tool.execution_start` / `tool.execution_complete`, hooks, permissions. A
+recorder may wrap each event as `{role, content, timestamp, raw: <event>}`: the event is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from mem.extract.formats import (
+    GIT_COMMIT,
+    Message,
+    as_dict,
+    commits_in,
+    json_lines,
+    person_text,
+    relative_to,
+    result_text,
+    strip_recall,
+)
+
+EDITING_TOOLS = {"edit", "create", "write", "str_replace", "str_replace_editor", "write_file"}
+SHELL_TOOLS = {"bash", "shell", "powershell", "run_in_terminal"}
+PATCH_FILE = re.compile(
+    r"^\*\*\* (?:Add File|Update File|Move to): (?P<path>.+?)\s*$", re.MULTILINE
+)
+
+
+def read(lines: Iterable[str]) -> Iterator[Message]:
+    """Yield the person's prompts, the agent's messages, the files its tools wrote (once the
+    tool succeeded) and the commits `git commit` reported."""
+    session = cwd = ""
+    edits: dict[str, tuple[str, ...]] = {}  # tool call id -> files, until the call succeeds
+    commit_calls: set[str] = set()
+    for record in json_lines(lines):
+        event = as_dict(record.get("raw")) or record
+        kind = event.get("type")
+        data = as_dict(event.get("data"))
+        if kind == "session.start":
+            session = str(data.get("sessionId") or session)
+            cwd = str(as_dict(data.get("context")).get("cwd") or cwd)
+        elif kind == "session.context_changed":
+            cwd = str(data.get("cwd") or cwd)
+        elif kind == "user.message":
+            # `source` marks what Copilot itself adds (`system`, `instruction-discovery`).
+            text = person_text(str(data.get("content") or ""))
+            if text and data.get("source") in (None, "", "user"):
+                yield Message("user", text, session=session)
+        elif kind == "assistant.message":
+            for request in data.get("toolRequests") or ():
+                request = as_dict(request)
+                note_call(request.get("toolCallId"), request.get("name"), request, cwd, edits)
+                note_commit(request.get("toolCallId"), request.get("name"), request, commit_calls)
+            thinking = str(data.get("reasoningText") or "")
+            if thinking.strip():
+                yield Message("thinking", strip_recall(thinking), session=session)
+            tokens = data.get("outputTokens")
+            yield Message(
+                "assistant",
+                strip_recall(str(data.get("content") or "")),
+                output_tokens=tokens if isinstance(tokens, int) else 0,
+                session=session,
+            )
+        elif kind == "tool.execution_start":
+            note_call(data.get("toolCallId"), data.get("toolName"), data, cwd, edits)
+            note_commit(data.get("toolCallId"), data.get("toolName"), data, commit_calls)
+        elif kind == "tool.execution_complete":
+            call = str(data.get("toolCallId") or "")
+            done = data.get("success") is not False
+            files = edits.pop(call, ())
+            if files and done:
+                yield Message("assistant", files=files, session=session)
+            if call in commit_calls and done:
+                commit_calls.discard(call)
+                result = data.get("result")
+                output = as_dict(result).get("content") if isinstance(result, dict) else result
+                found = commits_in(output if isinstance(output, str) else result_text(output))
+                if found:
+                    yield Message("assistant", commits=found, session=session)
+
+
+def note_call(
+    call: Any, tool: Any, request: dict[str, Any], cwd: str, edits: dict[str, tuple[str, ...]]
+) -> None:
+    """Remember the files a tool call means to write."""
+    arguments = request.get("arguments")
+    if isinstance(arguments, str) and "*** Begin Patch" in arguments:
+        found = tuple(match["path"] for match in PATCH_FILE.finditer(arguments))
+    elif tool in EDITING_TOOLS:
+        path = as_dict(arguments).get("path") or as_dict(arguments).get("file_path")
+        found = (str(path),) if path else ()
+    else:
+        return
+    if found:
+        edits[str(call)] = tuple(relative_to(path, cwd) for path in found)
+
+
+def note_commit(call: Any, tool: Any, request: dict[str, Any], commit_calls: set[str]) -> None:
+    command = as_dict(request.get("arguments")).get("command")
+    if tool in SHELL_TOOLS and isinstance(command, str) and GIT_COMMIT.search(command):
+        commit_calls.add(str(call))

@@ -1,0 +1,132 @@
+"""Read JSON from an agent nobody taught `mem` about: JSON lines, or one JSON document.
+
+A message is any object, however deep, with a role (`role`, `type`, `author`, `sender`,
+`speaker` or `from`, or `author.role`) that names the person (`user`, `human`) or the agent
+(`assistant`, `ai`, `model`, `gemini`, `bot`), and prose in `text`, `content`, `message`,
+`parts` or `body`: a string, or a list of strings and text parts. Tool calls, tool results,
+thinking and system prompts have other roles or part types, so they are never prose. Messages
+come in the order they appear. What holds no message at all is read as plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from mem.extract.formats import Message, person_text, read_text, strip_recall
+
+ROLES = {
+    "user": "user",
+    "human": "user",
+    "assistant": "assistant",
+    "ai": "assistant",
+    "model": "assistant",
+    "gemini": "assistant",
+    "bot": "assistant",
+}
+ROLE_KEYS = ("role", "type", "author", "sender", "speaker", "from")
+TEXT_KEYS = ("text", "content", "message", "parts", "body")
+TEXT_PARTS = {"text", "input_text", "output_text"}
+SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", "thread_id")
+MAX_DEPTH = 40  # deeper than any transcript nests; guards against pathological input
+
+
+def read(lines: Iterable[str]) -> Iterator[Message]:
+    """Yield the messages found in JSON lines or one JSON document; plain text otherwise."""
+    kept = list(lines)
+    documents = parsed(kept)
+    found = False
+    session = ""
+    for document in documents:
+        session = session or session_of(document)
+        for role, text in messages_in(document, 0):
+            found = True
+            yield Message(role, text, session=session)
+    if not found:
+        yield from read_text(kept)
+
+
+def parsed(lines: list[str]) -> list[Any]:
+    """The JSON values of the input: one document if it parses whole, else one a line."""
+    try:
+        return [json.loads("".join(lines))]
+    except ValueError:
+        pass
+    values = []
+    for line in lines:
+        try:
+            values.append(json.loads(line))
+        except ValueError:
+            continue
+    return values
+
+
+def session_of(value: Any) -> str:
+    if isinstance(value, dict):
+        for key in SESSION_KEYS:
+            if isinstance(value.get(key), str):
+                return str(value[key])
+    return ""
+
+
+def messages_in(value: Any, depth: int) -> Iterator[tuple[str, str]]:
+    """(role, prose) of the messages in a JSON value, depth first, in document order."""
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, list):
+        for item in value:
+            yield from messages_in(item, depth + 1)
+        return
+    if not isinstance(value, dict):
+        return
+    role = role_of(value)
+    if role:
+        text = prose_of(value)
+        if text is not None:
+            text = person_text(text) if role == "user" else strip_recall(text)
+            if text.strip():
+                yield role, text
+            return
+    for item in value.values():
+        yield from messages_in(item, depth + 1)
+
+
+def role_of(value: dict[str, Any]) -> str:
+    for key in ROLE_KEYS:
+        role = value.get(key)
+        if isinstance(role, dict):
+            role = role.get("role")
+        if isinstance(role, str) and role.lower() in ROLES:
+            return ROLES[role.lower()]
+    return ""
+
+
+def prose_of(value: dict[str, Any]) -> str | None:
+    """The prose of a message-like object: None when its content is not text at all (then it
+    is a container, and what it holds is searched)."""
+    for key in TEXT_KEYS:
+        content = value.get(key)
+        if isinstance(content, str):
+            return content
+        if isinstance(content, dict) and key == "content":
+            content = content.get("parts") or content.get("text")  # {content: {parts: […]}}
+            if isinstance(content, str):
+                return content
+        if isinstance(content, list) and content:
+            texts = [text for part in content if (text := part_text(part)) is not None]
+            if texts:
+                return "\n".join(texts)
+            if all(isinstance(part, dict) and "type" in part for part in content):
+                return ""  # only tool calls, results or thinking: a message with no prose
+    return None
+
+
+def part_text(part: Any) -> str | None:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict) and part.get("type", "text") in TEXT_PARTS:
+        text = part.get("text", part.get("content"))
+        if isinstance(text, str):
+            return text
+    return None
