@@ -1,0 +1,538 @@
+"""Each session format reads with roles: the person's words as `user`, the agent's prose as
+`assistant`, reasoning as `thinking` (never prose), what the harness injected as nobody's.
+
+Small fixtures are written from each format's documented shape (Codex: codex-rs/protocol
+`items.rs`; the others: the real files in ../shared/bench/capture-dev); real files are read
+from ../shared, skipped when it is absent."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mem.extract import formats
+
+from conftest import SHARED
+
+CAPTURE = SHARED / "bench" / "capture-dev"
+needs_capture = pytest.mark.skipif(not CAPTURE.is_dir(), reason="../shared/bench is absent")
+
+
+def read_lines(lines: list[str]) -> tuple[str, list[formats.Message]]:
+    fmt = formats.detect(lines[: formats.DETECT_LINES])
+    return fmt, list(formats.read(fmt, lines))
+
+
+def read_records(records: list[dict]) -> tuple[str, list[formats.Message]]:
+    return read_lines([json.dumps(record) + "\n" for record in records])
+
+
+def read_file(name: str) -> tuple[str, list[formats.Message]]:
+    return read_lines((CAPTURE / name).read_text(encoding="utf-8").splitlines(keepends=True))
+
+
+def said(messages: list[formats.Message], role: str) -> list[str]:
+    return [m.text.strip() for m in messages if m.role == role and m.text.strip()]
+
+
+def files_of(messages: list[formats.Message]) -> list[str]:
+    return [path for m in messages for path in m.files]
+
+
+def commits_of(messages: list[formats.Message]) -> list[str]:
+    return [commit for m in messages for commit in m.commits]
+
+
+# --- Codex 0.171 rollouts: event_msg item_completed ----------------------------------------
+
+
+def item(item: dict) -> dict:
+    payload = {"type": "item_completed", "thread_id": "t1", "turn_id": "1", "item": item}
+    return {"timestamp": "2026-11-02T10:00:00Z", "type": "event_msg", "payload": payload}
+
+
+CODEX_0171 = [
+    {"timestamp": "2026-11-02T10:00:00Z", "type": "session_meta", "payload": {"id": "s-171"}},
+    item(
+        {
+            "type": "UserMessage",
+            "id": "u0",
+            "content": [{"type": "text", "text": "<environment_context>\n  <cwd>/r</cwd>\n"}],
+        }
+    ),
+    item(
+        {
+            "type": "UserMessage",
+            "id": "u1",
+            "content": [{"type": "text", "text": "Rename foo to bar", "text_elements": []}],
+        }
+    ),
+    item({"type": "Reasoning", "id": "r1", "summary_text": ["Plan the rename"], "raw_content": []}),
+    item(
+        {
+            "type": "FileChange",
+            "id": "p1",
+            "changes": {
+                "src/a.rs": {"type": "update", "unified_diff": "@@", "move_path": None},
+                "src/old.rs": {"type": "delete", "content": "x"},
+            },
+            "status": "completed",
+        }
+    ),
+    item(
+        {
+            "type": "CommandExecution",
+            "id": "c1",
+            "command": ["bash", "-lc", "git commit -am 'Rename foo to bar'"],
+            "cwd": "/r",
+            "parsedCmd": [],
+            "source": "agent",
+            "status": "completed",
+            "aggregatedOutput": "[main 1a2b3c4] Rename foo to bar\n 1 file changed\n",
+            "exitCode": 0,
+        }
+    ),
+    item(
+        {
+            "type": "AgentMessage",
+            "id": "a1",
+            "content": [{"type": "Text", "text": "Renamed foo to bar in src/a.rs."}],
+        }
+    ),
+    # The legacy event of the same message, where a rollout keeps both.
+    {
+        "type": "event_msg",
+        "payload": {"type": "agent_message", "message": "Renamed foo to bar in src/a.rs."},
+    },
+]
+
+
+def test_a_codex_0171_rollout_reads_its_turn_items():
+    fmt, messages = read_records(CODEX_0171)
+    assert fmt == "codex-jsonl"
+    assert said(messages, "user") == ["Rename foo to bar"]
+    assert said(messages, "assistant") == ["Renamed foo to bar in src/a.rs."]  # once
+    assert "Plan the rename" not in " ".join(m.text for m in messages)
+    assert files_of(messages) == ["src/a.rs"]
+    assert commits_of(messages) == ["1a2b3c4 Rename foo to bar"]
+    assert {m.session for m in messages} == {"s-171"}
+
+
+def test_an_older_codex_rollout_still_reads_its_events_and_finds_commits_in_shell_calls():
+    call = {"cmd": "git commit -m 'Fix it'", "workdir": "/r"}
+    records = [
+        {"type": "session_meta", "payload": {"id": "s-old"}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "developer",
+                "content": [{"type": "input_text", "text": "<permissions instructions>…"}],
+            },
+        },
+        {"type": "event_msg", "payload": {"type": "user_message", "message": "fix it"}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "exec_command",
+                "arguments": json.dumps(call),
+                "call_id": "k1",
+            },
+        },
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "function_call_output",
+                "call_id": "k1",
+                "output": "Process exited with code 0\nOutput:\n[fix 0fd2317] Fix it\n",
+            },
+        },
+        {"type": "event_msg", "payload": {"type": "agent_message", "message": "Fixed."}},
+    ]
+    fmt, messages = read_records(records)
+    assert fmt == "codex-jsonl"
+    assert said(messages, "user") == ["fix it"] and said(messages, "assistant") == ["Fixed."]
+    assert commits_of(messages) == ["0fd2317 Fix it"]
+
+
+@needs_capture
+def test_the_real_codex_rollouts_read_with_roles_and_their_commit():
+    _, messages = read_file("codex-entire-graph-ignore-include-files.jsonl")
+    assert "commit/push" in said(messages, "user")
+    assert not any("Filesystem sandboxing" in text for text in said(messages, "user"))
+    assert "0fd2317 Honor ignore files in worktree snapshots" in commits_of(messages)
+    _, messages = read_file("codex-cyspbot-stale-production-deployments.jsonl")
+    assert said(messages, "user")[0].startswith("this repository shows failed deployments")
+    assert len(said(messages, "assistant")) == 23
+
+
+# --- GitHub Copilot CLI events --------------------------------------------------------------
+
+COPILOT = [
+    {"type": "session.start", "data": {"sessionId": "cp-1", "context": {"cwd": "/r"}}},
+    {
+        "type": "system.message",
+        "data": {"role": "system", "content": "You are the GitHub Copilot CLI"},
+    },
+    {"type": "user.message", "data": {"content": "Sign the records", "transformedContent": "<x/>"}},
+    {
+        "type": "user.message",
+        "data": {"content": "<system_reminder>tools</system_reminder>", "source": "system"},
+    },
+    {
+        "type": "assistant.message",
+        "data": {
+            "messageId": "m1",
+            "content": "Signing is opt-in and off by default.",
+            "reasoningText": "Maybe check the config first",
+            "outputTokens": 42,
+            "toolRequests": [
+                {"toolCallId": "e1", "name": "edit", "arguments": {"path": "/r/sign.go"}},
+                {"toolCallId": "b1", "name": "bash", "arguments": {"command": "git commit -m x"}},
+            ],
+        },
+    },
+    {"type": "tool.execution_complete", "data": {"toolCallId": "e1", "success": True}},
+    {
+        "type": "tool.execution_complete",
+        "data": {"toolCallId": "b1", "success": True, "result": {"content": "[main 42bc2ee] x"}},
+    },
+]
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_copilot_cli_events_read_with_roles_bare_or_wrapped(wrapped):
+    records = COPILOT
+    if wrapped:  # another recorder's envelope: {role, content, timestamp, raw: event}
+        records = [{"role": "", "content": "", "timestamp": "t", "raw": event} for event in COPILOT]
+    fmt, messages = read_records(records)
+    assert fmt == "copilot-jsonl"
+    assert said(messages, "user") == ["Sign the records"]
+    assert said(messages, "assistant") == ["Signing is opt-in and off by default."]
+    assert said(messages, "thinking") == ["Maybe check the config first"]
+    assert files_of(messages) == ["sign.go"] and commits_of(messages) == ["42bc2ee x"]
+    assert sum(m.output_tokens for m in messages) == 42
+
+
+@needs_capture
+@pytest.mark.parametrize(
+    "name",
+    ["copilot-azure-dev-windows-test-flakiness.jsonl", "copilot-wasa-cli-signed-checkpoints.jsonl"],
+)
+def test_the_real_copilot_sessions_read_as_events_not_json_text(name):
+    fmt, messages = read_file(name)
+    assert fmt == "copilot-jsonl"
+    everything = " ".join(m.text for m in messages)
+    assert '"type":' not in everything and "Custom instructions from" not in everything
+    assert said(messages, "user") and said(messages, "assistant") and commits_of(messages)
+
+
+# --- OpenTelemetry GenAI spans (Cursor via a hook recorder) ----------------------------------
+
+
+def span(**attributes) -> dict:
+    return {
+        "trace_id": "t",
+        "span_id": "s",
+        "name": "coding_agent.llm.turn",
+        "attributes": attributes,
+    }
+
+
+def chat(*messages: tuple[str, str]) -> str:
+    return json.dumps([{"role": r, "parts": [{"type": "text", "content": t}]} for r, t in messages])
+
+
+def test_otel_spans_read_messages_from_attributes_that_are_json_strings():
+    records = [
+        span(
+            **{
+                "gen_ai.conversation.id": "c1",
+                "gen_ai.input.messages": chat(("user", "so init ran")),
+            }
+        ),
+        span(**{"coding_agent.llm.thought.text": "Checking the results of so init."}),
+        span(**{"gen_ai.output.messages": chat(("assistant", "Init did the adaptive work."))}),
+        # A later chat span repeats the history before it.
+        span(**{"gen_ai.input.messages": chat(("user", "so init ran"), ("user", "now cursor"))}),
+        {
+            "name": "coding_agent.edit.decision",
+            "span_id": "e",
+            "attributes": {
+                "code.file.path": "/r/eval.go",
+                "coding_agent.edit.decision": "auto_accepted",
+            },
+        },
+    ]
+    fmt, messages = read_records(records)
+    assert fmt == "otel-spans"
+    assert said(messages, "user") == ["so init ran", "now cursor"]
+    assert said(messages, "assistant") == ["Init did the adaptive work."]
+    assert said(messages, "thinking") == ["Checking the results of so init."]
+    assert files_of(messages) == ["/r/eval.go"]
+    assert messages[0].session == "c1"
+
+
+def test_otlp_json_spans_read_too():
+    attributes = [
+        {"key": "gen_ai.output.messages", "value": {"stringValue": chat(("assistant", "Done."))}},
+        {"key": "gen_ai.prompt.0.role", "value": {"stringValue": "user"}},
+        {"key": "gen_ai.prompt.0.content", "value": {"stringValue": "do it"}},
+    ]
+    record = {
+        "resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": "1", "attributes": attributes}]}]}]
+    }
+    fmt, messages = read_records([record])
+    assert fmt == "otel-spans"
+    assert said(messages, "assistant") == ["Done."] and said(messages, "user") == ["do it"]
+
+
+@needs_capture
+def test_the_real_cursor_spans_read_the_person_and_the_agent():
+    fmt, messages = read_file("cursor-superopen-native-docs-githooks.jsonl")
+    assert fmt == "otel-spans"
+    assert "so init ran" in said(messages, "user")
+    assert any(
+        text.startswith("**Init did the right adaptive work.**")
+        for text in said(messages, "assistant")
+    )
+    assert not any("trace_id" in m.text for m in messages)
+
+
+# --- Antigravity ------------------------------------------------------------------------------
+
+TRAJECTORY = [
+    {
+        "step_index": 0,
+        "source": "USER_EXPLICIT",
+        "type": "USER_INPUT",
+        "status": "DONE",
+        "content": "<USER_REQUEST>\nBuild the scaffold.\n</USER_REQUEST>\n<ADDITIONAL_METADATA>\ntime\n</ADDITIONAL_METADATA>",
+    },
+    {"step_index": 1, "source": "SYSTEM", "type": "CONVERSATION_HISTORY", "status": "DONE"},
+    {
+        "step_index": 2,
+        "source": "MODEL",
+        "type": "PLANNER_RESPONSE",
+        "status": "DONE",
+        "content": "I will write settings.py with a SQLite fallback.",
+        "thinking": "**Weighing the database**",
+        "tool_calls": [
+            {
+                "name": "write_to_file",
+                "args": {"TargetFile": json.dumps("C:\\p\\settings.py"), "IsArtifact": "false"},
+            },
+            {
+                "name": "write_to_file",
+                "args": {"TargetFile": json.dumps("C:\\brain\\plan.md"), "IsArtifact": "true"},
+            },
+        ],
+    },
+    {
+        "step_index": 3,
+        "source": "MODEL",
+        "type": "CODE_ACTION",
+        "status": "DONE",
+        "content": "Created file file:///C:/p/settings.py with requested content.",
+    },
+]
+
+
+def test_an_antigravity_trajectory_reads_requests_responses_and_written_files():
+    fmt, messages = read_records(TRAJECTORY)
+    assert fmt == "antigravity-jsonl"
+    assert said(messages, "user") == ["Build the scaffold."]
+    assert said(messages, "assistant") == ["I will write settings.py with a SQLite fallback."]
+    assert said(messages, "thinking") == ["**Weighing the database**"]
+    assert files_of(messages) == ["C:\\p\\settings.py"]  # its own artifacts are not project files
+
+
+ANTIGRAVITY_CHAT = """# Chat Conversation
+
+Note: *This is purely the output of the chat conversation and does not contain any raw data.*
+
+### User Input
+
+Crie o projeto com app.py.
+
+### Nota
+
+Use regras explicáveis.
+
+*User accepted the command `py -m streamlit run app.py`*
+
+*Checked command status*
+
+*Edited relevant file*
+
+### Planner Response
+
+O projeto está pronto.
+
+### 🚀 Como rodar agora:
+
+`py -m streamlit run app.py`
+"""
+
+
+def test_an_antigravity_chat_export_reads_turns_and_not_its_tool_lines():
+    fmt, messages = read_lines(ANTIGRAVITY_CHAT.splitlines(keepends=True))
+    assert fmt == "antigravity-md"
+    assert said(messages, "user") == [
+        "Crie o projeto com app.py.\n\n### Nota\n\nUse regras explicáveis."
+    ]
+    (reply,) = said(messages, "assistant")
+    assert reply.startswith("O projeto está pronto.") and "Como rodar agora" in reply
+    assert "Checked command status" not in " ".join(m.text for m in messages)
+
+
+@needs_capture
+def test_the_real_antigravity_files_read_with_roles():
+    fmt, messages = read_file("antigravity-ApplySense-career-os-scaffold.jsonl")
+    assert fmt == "antigravity-jsonl" and len(said(messages, "user")) == 2
+    assert not any("Your current permission grants" in t for t in said(messages, "assistant"))
+    fmt, messages = read_file("antigravity-ai-master-challenge-sales-priority-os.md")
+    assert fmt == "antigravity-md" and len(said(messages, "user")) >= 5
+    assert not any("*Edited relevant file*" in m.text for m in messages)
+
+
+# --- fallbacks: other glyphs, excerpts, thinking in SpecStory --------------------------------
+
+
+def test_a_claude_terminal_drawn_with_bullets_and_chevrons_reads_with_roles():
+    lines = [
+        "❯ why does the build fail?\n",
+        "\n",
+        "● Bash(make build)\n",
+        "  ⎿  error: missing dep\n",
+        "\n",
+        "● The build fails because the Makefile lacks the parser dependency.\n",
+        "  Adding it fixes the build.\n",
+        "\n",
+        "● Update(Makefile)\n",
+        "❯ thanks\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "claude-terminal"
+    assert said(messages, "user") == ["why does the build fail?", "thanks"]
+    assert said(messages, "assistant") == [
+        "The build fails because the Makefile lacks the parser dependency.\nAdding it fixes the build."
+    ]
+    assert files_of(messages) == ["Makefile"]
+
+
+def test_an_aider_excerpt_without_its_header_reads_as_aider():
+    lines = [
+        "Some notes pasted before the log\n",
+        "\n",
+        "#### fix the windows test  \n",
+        "\n",
+        "> Applied edit to aider/repo.py  \n",
+        "> Commit b6994aa fix: Normalize the cwd  \n",
+        "\n",
+        "The path is now normalized before comparing.\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "aider"
+    assert said(messages, "user") == ["fix the windows test"]
+    assert commits_of(messages) == ["b6994aa fix: Normalize the cwd"]
+
+
+def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
+    text = """_**User (2025-10-14 22:25Z)**_
+
+why?
+
+---
+
+_**Assistant (claude-4.5-sonnet-thinking)**_
+
+<think><details><summary>Thought Process</summary>The user asks why.
+The threshold of 60s is unrealistic.</details></think>
+
+---
+
+The threshold was unrealistic: I raised it to 200s.
+
+<details><summary>Thought Process</summary>Now run it again.</details>
+
+Done.
+"""
+    fmt, messages = read_lines(text.splitlines(keepends=True))
+    assert fmt == "markdown-chat"
+    prose = " ".join(said(messages, "assistant"))
+    assert "unrealistic: I raised it" in prose and "Done." in prose
+    assert "60s is unrealistic" not in prose and "run it again" not in prose
+    assert said(messages, "thinking") == [
+        "The user asks why.\nThe threshold of 60s is unrealistic.",
+        "Now run it again.",
+    ]
+
+
+# --- JSON nobody has seen -------------------------------------------------------------------
+
+
+def test_unknown_json_lines_read_with_roles_and_tool_calls_are_not_prose():
+    records = [
+        {"kind": "meta", "session_id": "g1", "version": 3},
+        {"event": {"speaker": "human", "content": "Please add a cache."}},
+        {
+            "event": {
+                "speaker": "ai",
+                "content": [
+                    {"type": "thinking", "thinking": "hmm"},
+                    {"type": "text", "text": "Added an LRU cache to the loader."},
+                    {"type": "tool_use", "name": "Edit", "input": {"file_path": "a.py"}},
+                ],
+            }
+        },
+        {"event": {"speaker": "ai", "content": [{"type": "tool_use", "name": "Bash"}]}},
+        {"event": {"role": "tool", "content": "[main abc1234] tool output"}},
+        {"event": {"role": "system", "content": "You are a helpful agent."}},
+    ]
+    fmt, messages = read_records(records)
+    assert fmt == "generic-json"
+    assert said(messages, "user") == ["Please add a cache."]
+    assert said(messages, "assistant") == ["Added an LRU cache to the loader."]
+    assert {m.session for m in messages} == {"g1"}
+
+
+def test_one_unknown_json_document_reads_its_nested_messages():
+    document = {
+        "title": "chat",
+        "mapping": {
+            "n1": {
+                "message": {"author": {"role": "user"}, "content": {"parts": ["Why is CI red?"]}}
+            },
+            "n2": {
+                "message": {
+                    "author": {"role": "assistant"},
+                    "content": {"parts": ["The lockfile was stale; regenerating it fixed CI."]},
+                }
+            },
+        },
+    }
+    fmt, messages = read_lines(json.dumps(document, indent=2).splitlines(keepends=True))
+    assert fmt == "generic-json"
+    assert said(messages, "user") == ["Why is CI red?"]
+    assert said(messages, "assistant") == ["The lockfile was stale; regenerating it fixed CI."]
+
+
+def test_json_with_no_messages_never_fails_and_reads_as_text():
+    fmt, messages = read_records(
+        [{"metric": "latency", "value": 12}, {"metric": "rps", "value": 3}]
+    )
+    assert fmt == "generic-json"
+    assert [m.role for m in messages] == ["assistant"] and "latency" in messages[0].text
+
+
+def test_mem_commit_says_it_read_unknown_json_as_generic_json(run_mem, vault):
+    lines = [
+        json.dumps({"speaker": "human", "content": "We use uv for everything."}),
+        json.dumps({"speaker": "ai", "content": "Decided to pin Python 3.11 because CI runs it."}),
+    ]
+    result = run_mem("commit", "--agent", "dev", input="\n".join(lines) + "\n", cwd=vault.parent)
+    assert result.exit_code == 0, result.stderr
+    assert "(generic-json, 2 messages)" in result.stdout
