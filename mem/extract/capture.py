@@ -28,6 +28,8 @@ class Capture:
         self.retracted: list[Candidate] = []  # what led to a commit that was taken back
         self.pending: list[Candidate] = []  # a compaction summary's tasks, until the end
         self.work_after_summary = 0
+        # The last assistant text (maybe a report) and the messages without text after it.
+        self.held: list[tuple[Message, str]] = []
 
     def follow(self, message: Message) -> None:
         """Keep the context of a message committed before, without mining it again."""
@@ -39,10 +41,38 @@ class Capture:
             self.asked_why = False
 
     def mine(self, message: Message, text: str) -> list[Candidate]:
-        """The candidates in one message (its text already redacted)."""
-        found = self.mined(message, text)
+        """The candidates of the messages read so far that can be judged now (the text already
+        redacted). The agent's last words before the person speaks again are its report for
+        the request, so an assistant message waits for the next message to know if it was."""
+        found: list[Candidate] = []
+        if message.role == "assistant" and text.strip():
+            found += self.release(report=False)
+            self.held = [(message, text)]
+            return found
+        if self.held and message.role == "assistant":
+            self.held.append((message, text))  # its edits and commits: judged after it, in order
+            return found
+        if message.role in ("user", "result", "undo") and (text.strip() or message.role != "user"):
+            found += self.release(report=message.role != "result" or not text.strip())
+        return found + self.judged(message, text)
+
+    def release(self, report: bool) -> list[Candidate]:
+        """Mine the held assistant message, as a report or as prose on the way to one, then
+        the edits and commits that came after it."""
+        held, self.held = self.held, []
+        found: list[Candidate] = []
+        for number, (message, text) in enumerate(held):
+            found += self.judged(message, text, report and number == 0)
+        return found
+
+    def judged(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
+        found = self.mined(message, text, report)
         if message.role == "user":
             self.since_commit = []  # a new request: what follows leads to the next commit
+        if found and message.role == "assistant":
+            # What the agent says of a commit it names goes with that commit, if taken back.
+            for sha in [sha for sha in self.by_commit if sha in text]:
+                self.by_commit[sha] = [*self.by_commit[sha], *found]
         self.since_commit += found
         if message.role == "undo":
             # A change taken back (`/undo`): what the agent said of it is no memory either.
@@ -55,7 +85,7 @@ class Capture:
             self.since_commit = []
         return found
 
-    def mined(self, message: Message, text: str) -> list[Candidate]:
+    def mined(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
         if self.pending and message.role == "assistant":
             self.work_after_summary += bool(text.strip() or message.files or message.commits)
         if not text.strip():
@@ -70,7 +100,7 @@ class Capture:
             default = ("lessons", "lesson")  # the answer to "what went wrong?" explains a cause
         if len(text) >= MIN_REPLY:
             self.asked_why = False  # the reply came; thinking before it does not count
-        found = list(patterns.extract(text, default))
+        found = list(patterns.extract(text, default, report=report))
         if message.after_failure and not found:
             found = patterns.diagnosis(text)
         return found
@@ -85,5 +115,6 @@ class Capture:
                 yield candidate
 
     def finish(self) -> list[Candidate]:
-        """What only the whole session tells: the pending tasks it left."""
-        return self.pending if self.work_after_summary < WORK_AFTER_SUMMARY else []
+        """What only the whole session tells: its last report, the pending tasks it left."""
+        found = self.release(report=True)
+        return found + (self.pending if self.work_after_summary < WORK_AFTER_SUMMARY else [])

@@ -61,6 +61,27 @@ REASON = re.compile(
     re.IGNORECASE,
 )
 LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
+TABLE_ROW = re.compile(r"^\|.*\|$")
+TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*\|$")
+# Something specific a statement names: code, a path or file, a number, a URL, an identifier
+# (CamelCase, snake_case, an acronym), a quoted name.
+ANCHOR = re.compile(
+    r"`[^`]+`|\w/\w|\b\w+\.[a-z]{1,5}\b|\d|https?://|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*"
+    r"|\b\w+_\w+|\b[A-Z]{2,}\b|\"[^\"]{2,}\"|[^\x00-\u024f]{2,}"
+)
+# A test run's status is no memory: "All 18 tests passing" (what ran it, in `code`, may be).
+STATUS_LINE = re.compile(
+    r"^(?:all\s+)?(?:\d+\s+)?(?:\w+\s+){0,3}(?:tests?|checks?|specs?|builds?)\b[^`]{0,40}"
+    r"\b(?:pass|passes|passed|passing|green|ok|succeed\w*)\b[^`]*$"
+    r"|^\(?(?:all\s+)?(?:items?|tasks?|todos?)\s+(?:completed|done)\b",
+    re.IGNORECASE,
+)
+# A report's own one-line summary is the handoff's What, not another memory.
+SUMMARY_LABEL = re.compile(
+    r"^(?:summary|resumo|tl;?dr|总结|zusammenfassung|まとめ)\s*[:：]", re.IGNORECASE
+)
+REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
+HEADING_CONTEXT = 60  # a heading this short is kept before the items under it
 SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 STACK_FRAME = re.compile(r"^at\s+[\w$.<>]+\s*\(.*\)$|^at\s+\S+:\d+")
@@ -72,7 +93,10 @@ CODE_LINE = re.compile(
     r"|[│┃├└╭╰┌└]|[;{]\s*$"
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
-EMPHASIS = re.compile(r"__([^_\n]+?)__")  # `__bold__`, not the `__` inside `V{NNN}__{name}.sql`
+# Emphasis is flattened; text that only looks like it stays as written: a glob
+# (`tests/**/*.ts`), a dunder (`__init__.py`), `V{NNN}__{name}.sql`, `*args`.
+BOLD = re.compile(r"(?<![\w*/\\])\*\*(?=[^\s*])(.+?)(?<=[^\s*/\\])\*\*(?![\w*/])")
+EMPHASIS = re.compile(r"(?<!\w)__(?=\S)([^_\n]*\s[^_\n]*?)(?<=\S)__(?!\w)")
 OUTPUT_STARTS = (
     "$ ",
     ">>> ",
@@ -184,8 +208,22 @@ def prose_units(text: str) -> Iterator[Unit]:
             in_list = False
             block += 1
 
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
         stripped = line.strip()
+        if not in_fence and TABLE_ROW.match(stripped):
+            # A table's body rows are items, as a list's are; its header and rule are not.
+            yield from flush()
+            following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            if not TABLE_RULE.match(stripped) and not TABLE_RULE.match(following):
+                cells = [clean(cell) for cell in stripped.strip("|").split("|")]
+                row = " — ".join(cell for cell in cells if cell)
+                if row and not looks_like_output(row):
+                    if not in_list:
+                        block += 1
+                        in_list = True
+                    yield Unit("- " + row, "bullet", 0, block)
+            continue
         if fence_mark(line):
             yield from flush()
             in_fence = not in_fence
@@ -246,12 +284,17 @@ def filing_of(title: str, cues: Compiled) -> Filing | None:
     return None
 
 
-def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
+def extract(text: str, default: Filing | None = None, report: bool = False) -> Iterator[Candidate]:
     """Yield the candidates in one message's prose.
 
     `default` files the sentences no rule claims (the answer to "what went wrong?" is a lesson).
+    A `report` is a knowledge document (an agent's final report for a request, an approved
+    plan, a compaction summary): every statement in it is meant for the reader, so one that no
+    rule or heading claims is still kept, filed by what it means (`meaning`), and a list item
+    keeps the heading it stands under.
     """
     cues = compiled()
+    heading = ""  # the last heading's words, in a report: the context of the items under it
     section: Filing | None = None  # from the last heading, until the next one
     section_block: int | None = None  # the first block under that heading
     introduced: list[tuple[int, int, Filing]] = []  # (block, indent, filing) from "…:" lines
@@ -259,8 +302,11 @@ def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             filing = filing_of(unit.text, cues)
+            if report and filing == ("", ""):
+                filing = None  # what a report says was done is its decisions
             if unit.kind == "heading":
                 section, section_block, introduced = filing, None, []
+                heading = clean(MARKER.sub("", unit.text)).strip(" :：")
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing)]
             continue
@@ -322,8 +368,52 @@ def extract(text: str, default: Filing | None = None) -> Iterator[Candidate]:
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
         ):
             found = Candidate(filing[0], filing[1], cap(body))
+        if found is None and report and is_statement(body, cues):
+            found = meaning(body, cues)
+        if found is not None and report and bullet:
+            found = under_heading(found, heading)
         if found is not None:
             yield found
+
+
+def under_heading(found: Candidate, heading: str) -> Candidate:
+    """A report's list item with the heading it stands under, so it reads alone."""
+    if not heading or len(heading) > HEADING_CONTEXT:
+        return found
+    if found.text.lower().startswith(heading.lower()):
+        return found
+    return found._replace(text=cap(f"{heading}: {found.text}"))
+
+
+def is_statement(body: str, cues: Compiled) -> bool:
+    """Whether a report's sentence states something, rather than narrating, asking or offering."""
+    long_enough = len(body) >= REPORT_MIN_CHARS or (
+        not body.isascii() and len(body) >= MIN_CHARS and " " not in body.strip()
+    )
+    return (
+        long_enough
+        and not is_narration(body, cues)
+        and not cues.offer.search(body)
+        and not cues.to_reader.search(body)
+        and not cues.hedge.search(body)
+        and not cues.general.search(body)
+        and not body.endswith((":", "：", "？"))
+        and not STATUS_LINE.search(body)
+        and not SUMMARY_LABEL.match(body)
+    )
+
+
+def meaning(body: str, cues: Compiled) -> Candidate | None:
+    """A statement filed by the general signals of what it means; a fact when none shows, if
+    it names something a later session could look up (a fact that names nothing is chatter:
+    "This looks solid and complete")."""
+    probe = body[:RULE_WINDOW]
+    for pattern, _, category, kind in cues.meaning:
+        if pattern.search(probe):
+            return Candidate(category, kind, cap(body))
+    if not ANCHOR.search(probe):
+        return None
+    return Candidate("facts", "fact", cap(body))
 
 
 def is_narration(body: str, cues: Compiled) -> bool:
@@ -380,7 +470,10 @@ def facts_rule(text: str, cues: Compiled) -> bool:
 
 def clean(text: str) -> str:
     """Flatten markdown emphasis and whitespace from a unit of prose."""
-    text = EMPHASIS.sub(r"\1", text.replace("**", ""))
+    if "**" in text:
+        text = BOLD.sub(r"\1", text)
+    if "__" in text:
+        text = EMPHASIS.sub(r"\1", text)
     return " ".join(text.split())
 
 

@@ -98,6 +98,10 @@ class SessionSummary:
                 self.summary_line = cap(clean(found[-1]))
             self.reports = [*self.reports[-(RECENT_REPORTS - 1) :], message.text]
             self.named_in_prose(message.text)
+        self.fold(candidates)
+
+    def fold(self, candidates: list[Candidate]) -> None:
+        """Keep the decisions and the tasks the session left, for the handoff's lists."""
         for candidate in candidates:
             target = {"decisions": self.decisions}.get(candidate.category)
             if candidate.category == "tasks":

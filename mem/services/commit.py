@@ -288,8 +288,10 @@ def read_session(
         for candidate in candidates:
             reading.batch.add(candidate, session, known.candidates)
         reading.summary.take(clean, candidates)
-    for candidate in capture.finish():
+    last = [c for c in capture.finish() if not instructions.restate(c.text)]
+    for candidate in last:
         reading.batch.add(candidate, reading.session, known.candidates)
+    reading.summary.fold(last)
     for candidate in capture.retracted:
         reading.batch.remove(candidate)
     reading.summary.drop_commits(capture.undone)

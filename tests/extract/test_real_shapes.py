@@ -234,5 +234,7 @@ def test_unknown_or_broken_shapes_never_fail(text):
 )
 def test_odd_lines_never_crash_the_readers_or_the_rules(text):
     _, messages = read_lines(text.splitlines(keepends=True))
+    capture = Capture()
     for message in messages:
-        list(Capture().mine(message, message.text))
+        list(capture.mine(message, message.text))
+    list(capture.finish())

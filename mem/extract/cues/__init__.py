@@ -8,8 +8,9 @@ sentence is matched once per slot however many languages there are.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 # The order in which sentence rules are tried: the first slot that matches files the sentence.
@@ -44,6 +45,16 @@ SECTION_SLOTS: tuple[tuple[str, str, str], ...] = (
     ("done", "", ""),  # what was done: the handoff's, not memory
     ("skip", "", ""),  # sections that hold nothing to keep (a summary's "All user messages")
 )
+# What a sentence means when no rule names it, by general signals rather than phrasings: read
+# only in a knowledge document (an agent's final report, a plan, a summary), where every
+# statement is meant to be kept and the question is only which category it belongs to. The
+# first slot that matches files it; a statement that matches none is a fact.
+MEANING_SLOTS: tuple[tuple[str, str, str], ...] = (
+    ("open", "tasks", "task"),  # left to do: "not yet", "still needs", "uncommitted"
+    ("cause", "lessons", "lesson"),  # cause and effect, failure: "because", "so X hit", "broke"
+    ("choice", "decisions", "decision"),  # "instead of", "rather than", "reverted", "deferred"
+    ("change", "decisions", "decision"),  # a change made: "added", "moved", "now returns"
+)
 
 
 class Cues(NamedTuple):
@@ -66,6 +77,13 @@ class Cues(NamedTuple):
     diagnosis: tuple[str, ...]  # after a failed command, a sentence that says what is wrong
     task_labels: tuple[str, ...] = ()  # "TODO:", "Next steps:": a task is stored without them
     sentence_ends: str = ""  # characters that end a sentence with no space after them
+    meaning: Mapping[str, tuple[str, ...]] = MappingProxyType({})  # MEANING_SLOTS' signals
+    # A person's own rule in a short prompt: "must", "never", "should not … ever".
+    obligation: tuple[str, ...] = ()
+    offer: tuple[str, ...] = ()  # the agent offering more: "Want me to…", "Soll ich…"
+    # Words to the reader rather than about the project: "If you still see…", "please".
+    to_reader: tuple[str, ...] = ()
+    hedge: tuple[str, ...] = ()  # a guess is no memory: "might", "it's possible that"
 
 
 class Compiled(NamedTuple):
@@ -86,12 +104,17 @@ class Compiled(NamedTuple):
     diagnosis: re.Pattern[str]
     task_label: re.Pattern[str]
     sentence_end: re.Pattern[str]
+    meaning: tuple[tuple[re.Pattern[str], str, str, str], ...]
+    obligation: re.Pattern[str]
+    offer: re.Pattern[str]
+    to_reader: re.Pattern[str]
+    hedge: re.Pattern[str]
 
 
 def tables() -> tuple[Cues, ...]:
-    from mem.extract.cues import en, pt, zh
+    from mem.extract.cues import de, en, ja, pt, zh
 
-    return (en.CUES, pt.CUES, zh.CUES)
+    return (en.CUES, pt.CUES, zh.CUES, ja.CUES, de.CUES)
 
 
 def either(patterns: list[str]) -> re.Pattern[str]:
@@ -226,4 +249,9 @@ def compiled() -> Compiled:
             re.IGNORECASE,
         ),
         sentence_end=re.compile(sentence_end),
+        meaning=slots("meaning", MEANING_SLOTS),
+        obligation=one("obligation"),
+        offer=one("offer"),
+        to_reader=one("to_reader"),
+        hedge=one("hedge"),
     )

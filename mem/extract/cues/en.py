@@ -369,6 +369,11 @@ CUES = Cues(
         r"\b(?:changed|touched)\s+only\b",
         r"\b(?:for\s+now|for\s+this\s+run|temporarily)\b",
         r"^(?:the\s+)?user\s+(?:asked|wants|is\s+asking|is\s+thanking|said)\b",
+        # The steps of the work, not what it found: "I looked into the failing test."
+        (
+            r"^(?:i|we)\s+(?:looked|checked|read|explored|investigated|searched|inspected|examined"
+            r"|went\s+through|started\s+by|began)\b"
+        ),
     ),
     general=(
         r"\bby\s+default\b|\bdefaults?\s+to\b",
@@ -442,4 +447,75 @@ CUES = Cues(
         ),
     ),
     task_labels=(r"TODO", r"FIXME", r"follow[- ]up", r"next\s+steps?", r"next", r"pending"),
+    meaning={
+        "open": (
+            (
+                r"\b(?:todo|follow[- ]ups?|next\s+steps?|not\s+yet|yet\s+to\s+be|still\s+(?:needs?"
+                r"|has\s+to|have\s+to|to\s+be|open|pending|missing|unresolved)|remains?\s+(?:open|to\s+be)"
+                r"|left\s+(?:open|to\s+do|for\s+later)|uncommitted|unpushed|not\s+(?:committed|pushed"
+                r"|merged|released|deployed)|needs?\s+to\s+(?:land|be\s+(?:merged|released|deployed"
+                r"|done|fixed|added|updated)))\b"
+            ),
+        ),
+        "cause": (
+            (
+                r"\b(?:because|since\s+(?:the|it|they|we|a|an)|due\s+to|caused\s+by|causes?|causing"
+                r"|result(?:s|ed)?\s+in|leads?\s+to|led\s+to|which\s+(?:means|meant|made|makes|broke"
+                r"|caused)|so\s+(?:the|it|that|any|every|a|an|this|its|nothing)\b|root\s+cause"
+                r"|fail(?:s|ed|ing|ure)?|broke|broken|breaks|crash\w*|errors?|bugs?|wrong|incorrect"
+                r"|missing|race\s+condition|regression|overwrit\w*|los(?:es|ing|t)|stale|conflicts?"
+                r"|problem|issue|gotcha|tricky|flaky|never|not\s+(?:being|found|recognized|set|called"
+                r"|loaded|attached|ignored|supported|allowed)|doesn't|does\s+not|didn't|did\s+not"
+                r"|isn't|wasn't|aren't|weren't|can't|cannot|couldn't|won't|unable|invalid|ignored"
+                r"|undefined|deprecated|outdated|mismatch\w*|typo)\b"
+            ),
+        ),
+        "choice": (
+            (
+                r"\b(?:instead\s+of|rather\s+than|in\s+favou?r\s+of|over\s+(?:the\s+)?\w+|alternatives?"
+                r"|simpler|trade-?offs?|revert(?:ed|ing)?|roll(?:ed)?\s+back|defer(?:red)?|declined"
+                r"|postponed|punt(?:ed)?|chose|chosen|opted|picked|decided|prefer\w*|went\s+with"
+                r"|kept|keep|skip(?:ped)?|avoid\w*)\b"
+            ),
+        ),
+        "change": (
+            (
+                r"^(?:\S+\s+){0,3}?(?:added|adds|removed|removes|moved|changed|updated|renamed|fixed"
+                r"|implemented|created|introduced|bumped|upgraded|downgraded|dropped|replaced"
+                r"|refactored|extracted|merged|enabled|disabled|migrated|wired|switched|rewrote"
+                r"|rewritten|converted|deleted|precomputed|attached|wrapped|split|made|set|now)\b"
+            ),
+            r"\bnow\s+(?:\w+s|uses|returns|reads|writes|runs|has|is|are)\b",
+            r"\b(?:was|were|has\s+been|have\s+been|is\s+now)\s+(?:\w+ed|made|set|built|written)\b",
+        ),
+    },
+    obligation=(
+        (
+            r"\b(?:must|must\s+not|mustn't|never|always|should\s+not|shouldn't|should\s+never"
+            r"|don't|do\s+not|no\s+more|not\s+allowed|only\s+ever)\b"
+        ),
+    ),
+    offer=(
+        (
+            r"^(?:want\s+me\s+to|would\s+you\s+like|shall\s+i|should\s+i|let\s+me\s+know|if\s+you"
+            r"(?:'d|\s+would)?\s+(?:like|want|prefer)|feel\s+free|happy\s+to|i\s+can\s+also"
+            r"|do\s+you\s+want)\b"
+        ),
+    ),
+    to_reader=(
+        r"\b(?:you|your|you're|you've|please)\b",
+        # A step for the reader to take: "Check if there are any scope issues."
+        (
+            r"^(?:check|identify|ensure|make\s+sure|try|verify|look|consider|open|review|provide"
+            r"|see|note|remember|run|restart|reload|install|navigate|click|go\s+to)\b"
+        ),
+        r"^(?:we|i)\s+(?:need|have)\s+to\b",
+    ),
+    hedge=(
+        (
+            r"\b(?:might|may|could|possibly|perhaps|probably|likely|maybe|it's\s+possible"
+            r"|it\s+is\s+possible|seems?\s+to|appears?\s+to|i\s+think|i\s+believe|should\s+(?:help"
+            r"|prevent|fix|resolve|allow|make|work)|will\s+help|hopefully)\b"
+        ),
+    ),
 )

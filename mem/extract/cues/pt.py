@@ -210,4 +210,37 @@ CUES = Cues(
         ),
     ),
     task_labels=(r"pendente", r"a\s+fazer", r"pr[oó]ximo\s+passo", r"falta(?:m)?"),
+    meaning={
+        "open": (
+            (
+                r"\b(?:pendente|ainda\s+(?:n[aã]o|falta|precisa)|falta(?:m)?\s+|a\s+fazer"
+                r"|pr[oó]ximos?\s+passos?|n[aã]o\s+(?:commitad|implementad|testad)\w*)"
+            ),
+        ),
+        "cause": (
+            (
+                r"\b(?:porque|pois|devido\s+a|por\s+causa|causad\w+|causa(?:va|ndo)?|result(?:ou|a)"
+                r"\s+em|falh\w+|erro\w*|bug|quebr\w+|errad\w+|faltando|problema|n[aã]o\s+funciona"
+                r"|timeout|lent\w+|conflit\w+|obsolet\w+)"
+            ),
+        ),
+        "choice": (
+            (
+                r"\b(?:em\s+vez\s+de|ao\s+inv[eé]s\s+de|em\s+lugar\s+de|optamos|optei|escolh\w+"
+                r"|decidi\w*|preferi\w*|mantive|mantivemos|revert\w+|adiad\w+|mais\s+simples)"
+            ),
+        ),
+        "change": (
+            (
+                r"^(?:\S+\s+){0,3}?(?:adicion\w+|remov\w+|mov\w+|alter\w+|atualiz\w+|renome\w+"
+                r"|corrig\w+|implement\w+|cri\w+|substitu\w+|troc\w+|ajust\w+|migr\w+|aument\w+"
+                r"|reduz\w+)\b"
+            ),
+            r"\bagora\s+\w+",
+        ),
+    },
+    obligation=(r"\b(?:nunca|sempre|n[aã]o\s+(?:deve|pode|quero|use|mexa)|deve|precisa)\b",),
+    offer=(r"^(?:quer\s+que\s+eu|deseja\s+que|posso\s+(?:tamb[eé]m|ajudar)|se\s+quiser)\b",),
+    to_reader=(r"\b(?:voc[eê]s?|seu|sua|por\s+favor)\b",),
+    hedge=(r"\b(?:talvez|provavelmente|possivelmente|pode\s+ser|parece)\b",),
 )

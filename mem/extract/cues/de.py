@@ -1,0 +1,85 @@
+"""German cue words and heading names: the general signals of meaning, headings and narration."""
+
+from mem.extract.cues import Cues
+
+CUES = Cues(
+    rules={
+        "task": (r"^(?:TODO|Offen|Nächste\s+Schritte?)\s*:",),
+        "decision": (r"^(?:Entscheidung|Lösung)\s*:",),
+        "lesson": (r"^(?:Ursache|Grund|Problem)\s*:",),
+        "warning": (r"^(?:Achtung|Warnung|Hinweis)\s*:",),
+    },
+    lead_ins={
+        "task": (r"^(?:offen|todo|nächster\s+schritt)\s*:",),
+        "lesson": (r"^(?:ursache|grund|problem|fehler)\s*:",),
+        "decision": (r"^(?:lösung|fix|änderung|entscheidung)\s*:",),
+    },
+    sections={
+        "task": (
+            r"(?:nächste\s+)?schritte",
+            r"empfehlungen?",
+            r"(?:offene\s+)?(?:punkte|aufgaben)",
+            r"todos?",
+            r"to-?dos?",
+            r"verbesserungs\w*",
+        ),
+        "lesson": (
+            r"(?:gefundene\s+)?(?:probleme?|fehler|bugs?)",
+            r"ursachen?",
+            r"(?:kritische\s+)?(?:probleme|fehler)",
+        ),
+        "warning": (r"hinweise?", r"risiken", r"bekannte\s+probleme", r"einschränkungen"),
+        "decision": (r"entscheidungen?", r"lösung(?:en)?", r"änderungen"),
+        "convention": (r"konventionen?", r"regeln"),
+    },
+    introducers={},
+    next_steps=(r"nächste\s+schritte", r"empfohlene\s+schritte"),
+    narration=(
+        (
+            r"^(?:lass\s+mich|ich\s+(?:werde|schaue|prüfe|sehe|lese)|jetzt\s+(?:habe|werde)\s+ich"
+            r"|zuerst|nun|okay|gut|perfekt)\b"
+        ),
+    ),
+    general=(),
+    specific=(),
+    note_about_self=(),
+    decided_in_passing=(),
+    user_preference=(r"\b(?:ich\s+(?:möchte|will|bevorzuge)|bitte\s+(?:immer|nie|nicht))\b",),
+    user_fact=(),
+    why_question=(r"\bwarum\b|\bwas\s+ist\s+(?:schief|falsch)\b",),
+    outcome=(r"^(?:ich\s+habe\s+)?(?:behoben|hinzugefügt|geändert|aktualisiert|entfernt)\b",),
+    diagnosis=(r"\b(?:weil|fehlt|existiert\s+nicht|nicht\s+unterstützt)\b",),
+    task_labels=(r"todo", r"offen"),
+    meaning={
+        "open": (
+            (
+                r"\b(?:noch\s+(?:nicht|offen|zu)|offen|ausstehend|sollte\w*|muss\s+noch|fehlt\s+noch"
+                r"|später|nicht\s+committ\w*)\b"
+            ),
+        ),
+        "cause": (
+            (
+                r"\b(?:weil|da\s+(?:die|der|das|es)|wegen|aufgrund|verursach\w*|führt\w*\s+zu|fehl\w*"
+                r"|falsch\w*|kaputt|existiert\s+nicht|nicht\s+(?:definiert|unterstützt|gefunden"
+                r"|vorhanden)|veraltet\w*|leer|unsinnig\w*|problem\w*|bug|typo|tippfehler|undefiniert\w*"
+                r"|doppelt\w*|inkonsisten\w*)\b"
+            ),
+        ),
+        "choice": (
+            (
+                r"\b(?:statt|anstatt|anstelle|stattdessen|lieber|einfacher|entschieden|gewählt"
+                r"|zurückgesetzt|verschoben|beibehalten)\b"
+            ),
+        ),
+        "change": (
+            (
+                r"^(?:\S+\s+){0,3}?(?:hinzugefügt|entfernt|geändert|aktualisiert|umbenannt|behoben"
+                r"|implementiert|erstellt|ersetzt|verschoben|migriert|umgestellt)\b"
+            ),
+        ),
+    },
+    obligation=(r"\b(?:nie(?:mals)?|immer|muss|müssen|darf\s+nicht|nicht\s+(?:mehr|verwenden))\b",),
+    offer=(r"^(?:soll\s+ich|möchtest\s+du|willst\s+du|wenn\s+du\s+(?:willst|möchtest))\b",),
+    to_reader=(r"\b(?:du|dein\w*|bitte)\b",),
+    hedge=(r"\b(?:vielleicht|wahrscheinlich|möglicherweise|eventuell|könnte\w*)\b",),
+)

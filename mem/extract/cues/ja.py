@@ -1,0 +1,52 @@
+"""Japanese cue words and heading names: the general signals of meaning, headings and narration."""
+
+from mem.extract.cues import Cues
+
+CUES = Cues(
+    rules={
+        "task": (r"^(?:TODO|未対応|今後の課題|次のステップ)\s*[:：]",),
+        "decision": (r"^(?:決定|方針|対応)\s*[:：]",),
+        "lesson": (r"^(?:原因|根本原因|問題)\s*[:：]",),
+        "warning": (r"^(?:注意|警告)\s*[:：]",),
+    },
+    lead_ins={
+        "task": (r"^(?:未対応|残作業|今後)\s*[:：]",),
+        "lesson": (r"^(?:原因|根本原因|問題点)\s*[:：]",),
+        "decision": (r"^(?:修正|対応|解決策)\s*[:：]",),
+    },
+    sections={
+        "task": (r"(?:今後の)?課題", r"残作業", r"次のステップ", r"TODO", r"未対応"),
+        "lesson": (r"原因(?:分析)?", r"根本原因", r"問題(?:点)?"),
+        "warning": (r"注意(?:点|事項)?", r"既知の問題"),
+        "decision": (r"修正(?:内容)?", r"対応(?:内容)?", r"解決策", r"変更(?:内容|点)?"),
+        "convention": (r"規約", r"ルール"),
+    },
+    introducers={},
+    next_steps=(r"次のステップ", r"今後の(?:課題|作業)"),
+    narration=(r"^(?:では|それでは|まず|次に)?(?:確認|調査|見て)(?:します|してみます)",),
+    general=(),
+    specific=(),
+    note_about_self=(),
+    decided_in_passing=(),
+    user_preference=(r"してほしい|してください|しないで",),
+    user_fact=(),
+    why_question=(r"なぜ|原因は",),
+    outcome=(r"^(?:修正しました|追加しました|変更しました|更新しました)",),
+    diagnosis=(r"ため|原因|ありません|できません",),
+    task_labels=(r"TODO", r"未対応", r"残作業"),
+    sentence_ends="。！？",
+    meaning={
+        "open": (r"未対応|まだ|残って|今後|要確認|コミットしていない",),
+        "cause": (
+            r"ため|原因|せいで|によって|失敗|エラー|問題|できない|できません|ない場合|不足|誤り|間違",
+        ),
+        "choice": (r"ではなく|代わりに|より(?:も)?簡単|採用|選択|方針|戻し",),
+        "change": (
+            r"(?:追加|削除|修正|変更|更新|置き換え|移動|実装|作成)(?:し|する|した|しました)",
+        ),
+    },
+    obligation=(r"しないで|してはいけない|禁止|必ず|常に|絶対",),
+    offer=(r"(?:しましょうか|しますか)[？?]?$",),
+    to_reader=(r"ください|あなた",),
+    hedge=(r"かもしれ|おそらく|たぶん|可能性",),
+)

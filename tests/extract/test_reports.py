@@ -1,0 +1,116 @@
+"""A knowledge document (the agent's final report for a request, a plan, a summary) is mined
+whole: every statement in it is filed by what it means, its table rows and list items are items
+with their heading, and the words around it (narration, offers, guesses, words to the reader)
+are not memory. The agent's last words before the person speaks again are its report."""
+
+from __future__ import annotations
+
+import pytest
+
+from mem.extract import patterns
+from mem.extract.capture import Capture
+from mem.extract.formats import Message
+
+
+def report(text: str) -> list[tuple[str, str]]:
+    return [(c.category, c.text) for c in patterns.extract(text, report=True)]
+
+
+def prose(text: str) -> list[tuple[str, str]]:
+    return [(c.category, c.text) for c in patterns.extract(text)]
+
+
+def test_a_report_keeps_statements_no_cue_word_names_filed_by_what_they_mean():
+    text = (
+        "The release step fails on tagged builds, so the artifacts never upload.\n\n"
+        "The alternative was a temp dir, but the `.gitignore` entry is simpler.\n\n"
+        "The workflow releases from `main` every Tuesday.\n\n"
+        "The change is uncommitted on `next`.\n"
+    )
+    assert prose(text) == []
+    assert report(text) == [
+        ("lessons", "The release step fails on tagged builds, so the artifacts never upload."),
+        ("decisions", "The alternative was a temp dir, but the `.gitignore` entry is simpler."),
+        ("facts", "The workflow releases from `main` every Tuesday."),
+        ("tasks", "The change is uncommitted on `next`."),
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Let me know if you want the same change on the release branch.",
+        "Want me to open a pull request for it?",
+        "This should help prevent the flaky failures from coming back.",
+        "Check if there are any scope issues in the handler module.",
+        "All 18 event watching tests passing.",
+        "This looks solid and complete to me overall.",
+        "SUMMARY: Moved the session store to Redis for the cluster.",
+        "Soll ich mit den Korrekturen beginnen?",
+    ],
+)
+def test_a_report_leaves_out_offers_guesses_steps_for_the_reader_status_and_chatter(sentence):
+    assert report(sentence) == []
+
+
+def test_a_reports_table_rows_and_list_items_are_items_under_their_heading():
+    text = (
+        "## Bugs fixed\n\n"
+        "| Bug | File | Fix |\n"
+        "|-----|------|-----|\n"
+        "| Observer attached before the div existed | `ad.tsx` | Removed `isRendered` gating |\n\n"
+        "## Known issues\n\n"
+        "- Unused `pytest` imports in the placeholder test files\n"
+    )
+    assert report(text) == [
+        (
+            "decisions",
+            (
+                "Bugs fixed: Observer attached before the div existed — `ad.tsx` — Removed "
+                "`isRendered` gating"
+            ),
+        ),
+        ("lessons", "Known issues: Unused `pytest` imports in the placeholder test files"),
+    ]
+
+
+def test_the_agents_last_words_before_the_person_speaks_again_are_mined_as_its_report():
+    capture = Capture()
+    said = "The workflow releases from `main` every Tuesday."
+    assert capture.mine(Message("assistant", said), said) == []  # a report only if last
+    assert capture.mine(Message("assistant", said), said) == []  # more followed: prose
+    found = capture.mine(Message("user", "thanks, now the docs"), "thanks, now the docs")
+    assert [c.text for c in found] == [said]
+    capture.mine(Message("assistant", said + " "), said + " ")
+    assert [c.text for c in capture.finish()] == [said]  # the session's last words
+
+
+def test_what_the_agent_says_of_a_commit_later_taken_back_is_no_memory():
+    capture = Capture()
+    steps = [
+        Message("user", "fix the crash"),
+        Message("assistant", "Added error handling to the scraper in `scrape.py`."),
+        Message("assistant", commits=("0fdc07f feat: add error handling",)),
+        Message("user", "how did that fix it?"),
+        Message("assistant", "Commit 0fdc07f wraps the page load, because navigation fails."),
+        Message("undo", commits=("0fdc07f",)),
+    ]
+    for message in steps:
+        capture.mine(message, message.text)
+    capture.finish()
+    assert {c.text for c in capture.retracted} == {
+        "Added error handling to the scraper in `scrape.py`.",
+        "Commit 0fdc07f wraps the page load, because navigation fails.",
+    }
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["tests/**/*.ts", "__init__.py", "V{NNN}__{name}.sql", "*args and **kwargs", "snake_case_name"],
+)
+def test_text_stays_as_written_globs_underscores_and_asterisks(written):
+    sentence = f"The root cause was that the loader only reads {written} at start-up."
+    assert [text for _, text in prose(sentence)] == [sentence]
+    assert [text for _, text in prose(f"**Root cause:** the loader only reads {written}.")] == [
+        f"Root cause: the loader only reads {written}."
+    ]
