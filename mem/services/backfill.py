@@ -50,7 +50,7 @@ def backfill(
     settings: Settings, found: list[Transcript], feedback: Feedback = QUIET
 ) -> list[SourceReport]:
     """Commit every transcript, oldest first; one report per source, in SOURCES order."""
-    from mem.services.commit import commit, lines_of
+    from mem.services.commit import commit_file
 
     reports = {
         source: SourceReport(source, 0, 0, 0, 0)
@@ -60,14 +60,9 @@ def backfill(
     for done, item in enumerate(found, start=1):
         so_far = reports[item.source]
         try:
-            with item.path.open("rb") as stream:
-                report = commit(
-                    settings,
-                    lines_of(stream),
-                    item.format,
-                    now=item.moment,
-                    hand_off=not item.subagent,
-                )
+            report = commit_file(
+                settings, item.path, item.format, now=item.moment, hand_off=not item.subagent
+            )
         except (OSError, MemError) as exc:
             reports[item.source] = so_far._replace(failed=(*so_far.failed, f"{item.path}: {exc}"))
         else:

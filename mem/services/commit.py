@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple, TypeVar
 
+from mem import __version__
 from mem.config import Settings, check_agent
-from mem.errors import FormatMismatch, InvalidInput
+from mem.errors import FileUnreadable, FormatMismatch, InvalidInput
 from mem.extract import dedupe, formats, patterns
 from mem.extract.capture import Capture
 from mem.extract.instructions import Instructions
@@ -42,7 +46,10 @@ class Batch:
         if key in stored or key in self.session_of:
             return  # a message that grew since the last run still holds what was stored
         kept = self.by_category.setdefault(candidate.category, [])
-        if any(dedupe.is_same(candidate.text, other.text) for other in kept):
+        # The same thing said twice (a later report repeats an earlier one, under another
+        # heading or filed otherwise) is kept once, where it was first said.
+        new = dedupe.said(candidate.text)
+        if any(dedupe.repeats(new, dedupe.said(c.text)) for c, _ in self.session_of.values()):
             return
         if len(self.session_of) >= MAX_COMMIT_CANDIDATES:
             self.left_out += 1  # said in the report: a runaway log is cut, never silently
@@ -110,16 +117,121 @@ def commit(
     """
     agent = check_agent(settings.agent)
     vault = settings.require_vault()
-    if output_format != "auto" and output_format not in formats.FORMATS:
-        raise InvalidInput(
-            f"unknown format {output_format!r}; use auto or one of {', '.join(formats.FORMATS)}"
-        )
+    check_format(output_format)
     head, rest = peek(iter(lines))
     fmt = formats.detect(head) if output_format == "auto" else output_format
     instructions = Instructions(layout.instruction_texts(vault))
     counted = Counted(chain(head, rest))
     # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
     reading = read_session(formats.read(fmt, counted), ledger.read(vault, agent), instructions)
+    report, _ = conclude(vault, agent, reading, fmt, now, dry_run, hand_off, output_format, counted)
+    return report
+
+
+def commit_file(
+    settings: Settings,
+    path: Path,
+    output_format: str = "auto",
+    dry_run: bool = False,
+    now: datetime | None = None,
+    hand_off: bool = True,
+) -> CommitReport:
+    """Commit a transcript file, as `commit` does its lines, reading only what the last
+    commit of it did not: from the restart point the ledger recorded, when the bytes before
+    it are still those it read (a file rewritten, cut short or replaced is read whole)."""
+    agent = check_agent(settings.agent)
+    vault = settings.require_vault()
+    check_format(output_format)
+    try:
+        where = str(path.resolve())
+        stream = path.open("rb")
+    except OSError as exc:
+        raise FileUnreadable(f"cannot read {path} ({exc.strerror}); check the path") from exc
+    with stream:
+        known = ledger.read(vault, agent)
+        place = resume_point(vault, agent, where, stream, output_format)
+        if place is None:
+            source = FileLines(stream, [(0, None)])
+            head, rest = peek(iter(source))
+            fmt = formats.detect(head) if output_format == "auto" else output_format
+            lines: Iterable[str] = chain(head, rest)
+            course = Course()
+        else:
+            reached, course = place
+            source = FileLines(stream, [(0, reached.header), (reached.restart, None)])
+            fmt, lines = reached.format, source
+        counted = Counted(iter(lines))
+        tracked = Tracked(counted, source.starts, fmt, course)
+        instructions = Instructions(layout.instruction_texts(vault))
+        start = Course(course.session, copy.deepcopy(course.summary), copy.deepcopy(course.capture))
+        reading = read_session(formats.read(fmt, tracked), known, instructions, start, tracked)
+    report, stored = conclude(
+        vault,
+        agent,
+        reading,
+        fmt,
+        now,
+        dry_run,
+        hand_off,
+        output_format if place is None else "auto",  # the format was known to match
+        counted,
+    )
+    if stored and not dry_run and (fmt in PROMPT_RESTARTS or fmt in LINE_RESTARTS):
+        # Only now: everything before the restart point is in the ledger.
+        found = tracked.reached(where)
+        if found is not None and (place is None or found.restart > place[0].restart):
+            ledger.record_reached(vault, agent, found)
+    return report
+
+
+def check_format(output_format: str) -> None:
+    if output_format != "auto" and output_format not in formats.FORMATS:
+        raise InvalidInput(
+            f"unknown format {output_format!r}; use auto or one of {', '.join(formats.FORMATS)}"
+        )
+
+
+def resume_point(
+    vault: Path, agent: str, path: str, stream: BinaryIO, output_format: str
+) -> tuple[ledger.Reached, Course] | None:
+    """Where the last commit of this file reached and what it knew there, if the file still
+    holds there what it read: the header and the lines just before are checked (an appended
+    file keeps both; a rewritten one, a new session at the same path, does not), not the whole
+    of it, which would cost a read of everything this is meant to skip."""
+    reached = ledger.reached(vault, agent, path)
+    if reached is None or output_format not in ("auto", reached.format):
+        return None
+    if reached.format not in PROMPT_RESTARTS and reached.format not in LINE_RESTARTS:
+        return None
+    course = Course.restored(reached.course)
+    if course is None or os.fstat(stream.fileno()).st_size <= reached.restart:
+        return None
+    stream.seek(0)
+    header = stream.read(reached.header)
+    stream.seek(reached.restart - reached.before)
+    before = stream.read(reached.before)
+    header_lines = [decoded(raw, number == 0) for number, raw in enumerate(raw_lines(header))]
+    first = reached.restart == reached.before
+    before_lines = [
+        decoded(raw, first and number == 0) for number, raw in enumerate(raw_lines(before))
+    ]
+    if checksum(header_lines, before_lines) != reached.check:
+        return None
+    return reached, course
+
+
+def conclude(
+    vault: Path,
+    agent: str,
+    reading: Reading,
+    fmt: str,
+    now: datetime | None,
+    dry_run: bool,
+    hand_off: bool,
+    output_format: str,
+    counted: Counted,
+) -> tuple[CommitReport, bool]:
+    """Store what a reading found; also say whether all it read is now in the ledger."""
     if output_format in formats.JSON_FORMATS and counted.non_blank and not reading.messages:
         # Told the wrong format, the reader finds nothing: say so rather than drop the session.
         raise FormatMismatch(
@@ -128,7 +240,7 @@ def commit(
         )
     if not reading.seen_text or not reading.new_messages:
         # Empty input, or all of it committed before: nothing to add, reinforce or hand off.
-        return CommitReport(
+        report = CommitReport(
             fmt,
             reading.messages,
             (),
@@ -141,14 +253,17 @@ def commit(
             not reading.seen_text,
             reading.skipped,
         )
+        return report, not reading.new_messages
     if dry_run:
-        return store_reading(vault, agent, reading, fmt, ledger.EMPTY, now, dry_run, hand_off)
+        return store_reading(
+            vault, agent, reading, fmt, ledger.EMPTY, now, dry_run, hand_off
+        ), False
     # One commit of an agent stores at a time, against the ledger as it is now: a commit that
     # ran meanwhile may have stored part of this input already.
     with store.locked(vault, ledger.run_lock(agent)):
         known = check_killed(vault, agent, ledger.read(vault, agent))
         reading.drop_stored(known)
-        return store_reading(vault, agent, reading, fmt, known, now, dry_run, hand_off)
+        return store_reading(vault, agent, reading, fmt, known, now, dry_run, hand_off), True
 
 
 def store_reading(
@@ -250,12 +365,20 @@ class Reading:
 
 
 def read_session(
-    stream: Iterable[formats.Message], known: ledger.Ledger, instructions: Instructions
+    stream: Iterable[formats.Message],
+    known: ledger.Ledger,
+    instructions: Instructions,
+    start: Course | None = None,
+    tracked: Tracked | None = None,
 ) -> Reading:
     """Redact and mine every message not committed before; sum the last session up. What
-    the project's instruction files already say is not stored again."""
+    the project's instruction files already say is not stored again. Reading from a restart
+    point, `start` is what the messages before it told; `tracked` hears of each message."""
     reading = Reading()
     capture = Capture()
+    if start is not None:
+        capture, reading.summary, reading.session = start.capture, start.summary, start.session
+        reading.sessions.update([start.session] if start.session else [])
     counter = [0]  # redactions in paths and commit subjects
     for raw in stream:
         message = without_lone_surrogates(raw)
@@ -278,6 +401,8 @@ def read_session(
         commits = tuple(redacted(commit, counter) for commit in message.commits)
         reading.seen_text = reading.seen_text or bool(text.strip() or files or commits)
         clean = message._replace(text=text, files=files, commits=commits)
+        if tracked is not None:
+            tracked.passed(raw, session, clean)
         if key in known.messages:
             reading.skipped += 1
             capture.follow(clean)
@@ -638,3 +763,302 @@ def share(vault: Path, entry: Entry, agents: list[str], moment: datetime) -> Ent
 
     store.update(vault, ref.path, merge)
     return result[0]
+
+
+# --- reading a transcript file from where the last commit reached ---------------------------
+#
+# A hook sends the whole transcript at every turn end. Reading it again whole costs seconds
+# in a long session, so a file is read again from a restart point: a line where a fresh
+# reader, given the file's header again, reads on exactly as the reader that read the file
+# from its start did. What a whole reading knows there (the session, its summary so far, the
+# mining context) is carried in the ledger (`Course`), as if every message before it was read
+# and found committed, which is what a whole reading of the grown file would find.
+
+# The formats a file may be read again from a restart point in, and which points those are:
+# the line that gives the person's prompt (the readers take one line at a time; the header,
+# every line before the first message, names the session and the kind of file), or the line
+# that starts an Aider session (its messages span lines; a session starts with none pending).
+PROMPT_RESTARTS = ("claude-jsonl", "stream-json", "codex-jsonl")
+LINE_RESTARTS = {"aider": "# aider chat started at"}
+HEADER_BYTES = 256 * 1024  # a longer header: the file is always read whole
+CHECK_BYTES = 64 * 1024  # the bytes before a restart point whose lines `check` covers
+WINDOW_BYTES = 16 * 1024 * 1024  # a longer turn is not kept to be read again: no restart in it
+RESTART_CANDIDATES = 8  # the latest lines tried as restart points, newest first
+COURSE_VERSION = 1
+
+
+class Course:
+    """What a whole reading of the input knows at a point, every message before it found
+    committed before: the session, its summary (no candidates: none are mined from a message
+    committed before) and the mining context (`Capture.follow`)."""
+
+    def __init__(
+        self,
+        session: str = "",
+        summary: SessionSummary | None = None,
+        capture: Capture | None = None,
+    ) -> None:
+        self.session = session
+        self.summary = summary if summary is not None else SessionSummary()
+        self.capture = capture if capture is not None else Capture()
+
+    def absorb(self, session: str, message: formats.Message) -> None:
+        """Take one message in, as `read_session` takes a message committed before."""
+        if session != self.session:
+            if self.session:
+                self.summary = SessionSummary()
+            self.session = session
+        self.capture.follow(message)
+        self.summary.take(message, [])
+
+    def state(self) -> dict[str, object] | None:
+        """As JSON, or None when a part holds what JSON cannot (then no restart is kept)."""
+        try:
+            return {
+                "version": [COURSE_VERSION, __version__],
+                "session": self.session,
+                "summary": plain(vars(self.summary)),
+                "capture": plain(vars(self.capture)),
+            }
+        except TypeError:
+            return None
+
+    @classmethod
+    def restored(cls, state: dict[str, object]) -> Course | None:
+        """The course `state()` wrote; None when this version of mem would know otherwise."""
+        if state.get("version") != [COURSE_VERSION, __version__]:
+            return None
+        session = state.get("session")
+        summary = restored_object(SessionSummary(), state.get("summary"))
+        capture = restored_object(Capture(), state.get("capture"))
+        if not isinstance(session, str) or summary is None or capture is None:
+            return None
+        return cls(session, summary, capture)
+
+
+Restorable = TypeVar("Restorable")
+
+
+def plain(value: object) -> object:
+    """`value` as JSON, sets as {"$set": [...]}; TypeError for anything else (a tuple, an
+    object), so that what cannot come back the same is never written."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, set | frozenset) and all(isinstance(item, str) for item in value):
+        return {"$set": sorted(value)}
+    if isinstance(value, dict) and "$set" not in value and all(isinstance(k, str) for k in value):
+        return {key: plain(item) for key, item in value.items()}
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+def unplain(value: object) -> object:
+    if isinstance(value, list):
+        return [unplain(item) for item in value]
+    if isinstance(value, dict):
+        if set(value) == {"$set"} and isinstance(value["$set"], list):
+            return set(value["$set"])
+        return {key: unplain(item) for key, item in value.items()}
+    return value
+
+
+def restored_object(blank: Restorable, state: object) -> Restorable | None:
+    """`blank` given back the attributes `plain(vars(...))` recorded; None unless it has the
+    very same ones (a class that gained or lost one may mean something else by the rest)."""
+    if not isinstance(state, dict) or set(state) != set(vars(blank)):
+        return None
+    for name, value in state.items():
+        setattr(blank, name, unplain(value))
+    return blank
+
+
+def decoded(raw: bytes, first: bool) -> str:
+    """One line of input as text, as `lines_of` makes it."""
+    line = raw.decode("utf-8", errors="replace").replace("\x00", "")
+    return line.removeprefix("\ufeff") if first else line
+
+
+def raw_lines(data: bytes) -> list[bytes]:
+    """Bytes cut into lines as iterating a binary file does (at b"\\n" only)."""
+    parts = data.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]]
+    return lines + [parts[-1]] if parts[-1] else lines
+
+
+def checksum(header: Iterable[str], before: Iterable[str]) -> str:
+    digest = hashlib.sha256()
+    for line in header:
+        digest.update(line.encode("utf-8", "surrogatepass"))
+    digest.update(b"\0")
+    for line in before:
+        digest.update(line.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+class FileLines:
+    """A file's lines, decoded as `lines_of` does, from given byte ranges (the header, then
+    the rest from a restart point), with where each line starts queued in `starts`."""
+
+    def __init__(self, stream: BinaryIO, ranges: list[tuple[int, int | None]]) -> None:
+        self.stream = stream
+        self.ranges = ranges
+        self.starts: deque[tuple[int, int]] = deque()  # (offset, size) of each line given
+
+    def __iter__(self) -> Iterator[str]:
+        for begin, end in self.ranges:
+            self.stream.seek(begin)
+            offset = begin
+            while end is None or offset < end:
+                raw = self.stream.readline()
+                if not raw:
+                    break
+                self.starts.append((offset, len(raw)))
+                yield decoded(raw, offset == 0)
+                offset += len(raw)
+
+
+class Candidate(NamedTuple):
+    """A line reading might start again at, if a fresh reader reads on from it the same."""
+
+    start: int
+    before_start: int  # where the lines `check` covers before it start
+    before: list[str]
+    window: int  # index of its line in Tracked.window
+    pending: int  # index of its first message in Tracked.pending
+
+
+class Tracked:
+    """A file's lines on their way to the reader, watched for restart points. The messages
+    read since the oldest candidate kept wait to go into the course, and the lines since it
+    to be read again, until the end tells which candidate holds."""
+
+    def __init__(
+        self, lines: Iterable[str], starts: deque[tuple[int, int]], fmt: str, course: Course
+    ) -> None:
+        self.lines = lines
+        self.starts = starts
+        self.fmt = fmt
+        self.course = course
+        self.start = self.end = 0  # where the line being read starts and ends
+        self.previous_end = 0  # where the line read before it ends
+        self.current = ""
+        self.messages_of_line = 0  # messages read off the current line so far
+        self.header: list[str] = []  # lines before the first message (prompt restarts)
+        self.header_end: int | None = None if fmt in PROMPT_RESTARTS else 0
+        self.header_bytes = 0
+        self.recent: deque[tuple[int, str]] = deque()  # lines before this one, ≥ CHECK_BYTES
+        self.recent_bytes = 0
+        self.candidates: deque[Candidate] = deque()
+        self.window: list[str] = []  # lines from the oldest candidate on
+        self.pending: list[tuple[formats.Message, str, formats.Message]] = []
+
+    def __iter__(self) -> Iterator[str]:
+        session_line = LINE_RESTARTS.get(self.fmt)
+        for line in self.lines:
+            start, size = self.starts.popleft()
+            if self.current:
+                self.keep_recent(self.start, self.end, self.current)
+            if start != self.end:
+                self.recent.clear()  # from the header to the restart point: not one stretch
+                self.recent_bytes = 0
+            self.previous_end = self.end
+            self.start, self.end, self.current = start, start + size, line
+            self.messages_of_line = 0
+            if self.header_end is None:
+                self.header.append(line)
+                self.header_bytes += size
+                if self.header_bytes > HEADER_BYTES:
+                    self.header_end = -1  # too long to read again: no restart point
+            if session_line is not None and line.startswith(session_line):
+                self.add_candidate()
+            if self.candidates:
+                self.window.append(line)
+                while self.candidates and self.end - self.candidates[0].start > WINDOW_BYTES:
+                    self.drop_oldest()
+            yield line
+
+    def keep_recent(self, start: int, end: int, line: str) -> None:
+        self.recent.append((start, line))
+        self.recent_bytes += end - start
+        while len(self.recent) > 1 and self.recent[1][0] - self.recent[0][0] <= (
+            self.recent_bytes - CHECK_BYTES
+        ):
+            self.recent_bytes -= self.recent[1][0] - self.recent[0][0]
+            self.recent.popleft()
+
+    def passed(self, raw: formats.Message, session: str, clean: formats.Message) -> None:
+        """Note a message the reader gave while the current line was read."""
+        if self.header_end is None:
+            # The first message: the lines before it are the header.
+            self.header.pop()
+            self.header_end = self.previous_end if self.header else 0
+        # A prompt, or the first line of an API message (where its usage is counted): no tool
+        # call before it waits for its result, no message spans it.
+        if (
+            self.fmt in PROMPT_RESTARTS
+            and not self.messages_of_line
+            and self.header_end >= 0
+            and (raw.role == "user" or raw.input_tokens or raw.output_tokens)
+        ):
+            self.add_candidate()
+            self.window.append(self.current)
+        self.messages_of_line += 1
+        if self.candidates:
+            self.pending.append((raw, session, clean))
+        else:
+            self.course.absorb(session, clean)
+
+    def add_candidate(self) -> None:
+        """Make the current line a candidate restart point (before it joins the window)."""
+        before = [line for _, line in self.recent]
+        before_start = self.recent[0][0] if self.recent else self.start
+        self.candidates.append(
+            Candidate(self.start, before_start, before, len(self.window), len(self.pending))
+        )
+        if len(self.candidates) > RESTART_CANDIDATES:
+            self.drop_oldest()
+
+    def drop_oldest(self) -> None:
+        """Give up the oldest candidate: what was read before the next one (or all, if none is
+        left) goes into the course."""
+        self.candidates.popleft()
+        window = self.candidates[0].window if self.candidates else len(self.window)
+        pending = self.candidates[0].pending if self.candidates else len(self.pending)
+        for _, session, clean in self.pending[:pending]:
+            self.course.absorb(session, clean)
+        del self.pending[:pending]
+        del self.window[:window]
+        self.candidates = deque(
+            item._replace(window=item.window - window, pending=item.pending - pending)
+            for item in self.candidates
+        )
+
+    def reached(self, path: str) -> ledger.Reached | None:
+        """The latest candidate a fresh reader reads on from as this one did, and what a whole
+        reading knows there; None when none does."""
+        if self.header_end is None or self.header_end < 0:
+            return None
+        for candidate in reversed(self.candidates):
+            if not candidate.before:
+                continue  # nothing before it to check a rewrite by
+            again = list(formats.read(self.fmt, [*self.header, *self.window[candidate.window :]]))
+            read = self.pending[candidate.pending :]
+            skip = len(read) - len(again)
+            if skip < 0 or [raw for raw, _, _ in read[skip:]] != again:
+                continue
+            for _, session, clean in self.pending[: candidate.pending + skip]:
+                self.course.absorb(session, clean)
+            course = self.course.state()
+            if course is None:
+                return None
+            return ledger.Reached(
+                path,
+                self.fmt,
+                self.header_end,
+                candidate.start,
+                candidate.start - candidate.before_start,
+                checksum(self.header, candidate.before),
+                course,
+            )
+        return None

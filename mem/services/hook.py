@@ -165,7 +165,7 @@ def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None
     """Commit what the transcript holds that no commit took before. A subagent's transcript
     gives its lessons and decisions but no handoff: the session's own handoff stays."""
     from mem.extract import sessions
-    from mem.services.commit import commit, lines_of
+    from mem.services.commit import commit_file
 
     if not event.transcript:
         return HookAnswer(event.name)  # Codex may send none (an ephemeral session)
@@ -175,8 +175,8 @@ def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None
     if not path.is_file():
         return HookAnswer(event.name)  # not written yet: the next event commits it
     fmt = sessions.FORMATS.get(event.kind, "auto")  # the format each agent keeps them in
-    with path.open("rb") as stream:
-        commit(settings, lines_of(stream), fmt, now=now, hand_off=not event.subagent)
+    # The ledger knows how far the last event read it: only what was appended is read.
+    commit_file(settings, path, fmt, now=now, hand_off=not event.subagent)
     return HookAnswer(event.name)
 
 

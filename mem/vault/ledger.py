@@ -9,10 +9,17 @@ killed in between is found unfinished. The next commit of the agent, before it w
 the files its `writing` lines name while they are still as the kill left them, and records in
 a `checked` line which of those changes were made; the run over the same input (or the input
 grown since) then stores the rest, at the killed run's moment.
+
+A transcript read from a file also leaves, once its run is `done`, a record of how far it was
+read (`reached`, one file per transcript path under `.mem/state/<agent>/reached/`): a place
+where reading may start again, a check of the bytes before it, and what a whole reading would
+know there. Written only after `done`, it never points past input that is not stored: a run
+killed before leaves the older record, and the next run reads from there again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from datetime import UTC, datetime
@@ -57,6 +64,18 @@ class Ledger(NamedTuple):
 
 
 EMPTY = Ledger(frozenset(), frozenset(), {}, ())
+
+
+class Reached(NamedTuple):
+    """How far a transcript file was committed: where reading may start again."""
+
+    path: str  # the transcript, resolved
+    format: str
+    header: int  # bytes at the start of the file read again before `restart` (a preamble)
+    restart: int  # the byte offset reading starts again at (a line start)
+    before: int  # bytes before `restart` that `check` covers
+    check: str  # sha256 of the header's and those bytes' lines, as read
+    course: dict[str, object]  # what a whole reading knows at `restart`, as JSON
 
 
 def ledger_path(agent: str) -> str:
@@ -220,6 +239,36 @@ def resumable(known: Ledger, messages: list[str]) -> list[Unfinished]:
     """The unfinished runs whose messages are all among these: this run completes them."""
     reading = set(messages)
     return [run for run in known.unfinished if run.messages and run.messages <= reading]
+
+
+def reached_path(agent: str, path: str) -> str:
+    name = hashlib.sha1(path.encode("utf-8", "surrogatepass"), usedforsecurity=False)
+    return f"{STATE_FOLDER}/{agent}/reached/{name.hexdigest()[:20]}.json"
+
+
+def reached(vault: Path, agent: str, path: str) -> Reached | None:
+    """How far the agent's commits read the transcript at `path`; None when never, or when
+    the record is unreadable (the file is then read whole, as if new)."""
+    raw = store.read_text(vault, reached_path(agent, path))
+    if not raw:
+        return None
+    try:
+        record = json.loads(raw)
+        found = Reached(**record)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    numbers = (found.header, found.restart, found.before)
+    if found.path != path or not all(isinstance(n, int) and n >= 0 for n in numbers):
+        return None
+    if not isinstance(found.course, dict) or not isinstance(found.check, str):
+        return None
+    return found
+
+
+def record_reached(vault: Path, agent: str, place: Reached) -> None:
+    """Record how far a transcript was read; call only once what lies before is stored."""
+    text = json.dumps(place._asdict(), ensure_ascii=False, separators=(",", ":"))
+    store.write_atomic(vault, reached_path(agent, place.path), text + "\n")
 
 
 def append(vault: Path, agent: str, record: dict[str, object]) -> None:

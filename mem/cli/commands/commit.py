@@ -58,6 +58,11 @@ def commit(
         raise
     if file is None and sys.stdin.isatty():
         raise InvalidInput("nothing on stdin; pipe agent output in, or give --file PATH")
+    if file is not None and not tee:
+        # Read from where the last commit of this file reached (only what was appended).
+        report = commit_service.commit_file(settings, file, output_format, dry_run=dry_run)
+        render.committed(report, as_json)
+        return
     try:
         stream: BinaryIO = file.open("rb") if file is not None else sys.stdin.buffer
     except OSError as exc:
