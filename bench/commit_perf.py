@@ -170,6 +170,8 @@ def mem_command() -> list[str]:
 def measure(transcript: Path, workdir: Path) -> tuple[float, int]:
     """Commit into a fresh vault: (wall seconds, peak RSS in KiB)."""
     vault = workdir / f"vault-{transcript.stem}"
+    # A fresh vault each run: in the same one, the ledger would skip what the last run read.
+    shutil.rmtree(vault, ignore_errors=True)
     env = {k: v for k, v in os.environ.items() if k not in ("MEM_VAULT", "MEM_AGENT")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(
