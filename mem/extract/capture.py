@@ -4,6 +4,7 @@ tasks a compaction summary listed and whether work followed it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from mem.extract import patterns
@@ -15,6 +16,7 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 # A compaction summary's pending tasks stand only if the session stopped there: the work that
 # follows a summary is that list being done, and only the final report says what is left.
 WORK_AFTER_SUMMARY = 2
+ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
 
 
 class Capture:
@@ -88,11 +90,20 @@ class Capture:
     def mined(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
         if self.pending and message.role == "assistant":
             self.work_after_summary += bool(text.strip() or message.files or message.commits)
+        if message.role == "assistant" and message.commits:
+            return [*self.committed(message), *self.mined(message._replace(commits=()), text)]
         if not text.strip():
             return []
         if message.role == "user":
             self.asked_why = patterns.is_why_question(text)
-            return list(patterns.from_person(text))
+            found = list(patterns.from_person(text))
+            if len(text) <= patterns.LONG_PROMPT_CHARS:
+                return found
+            # A document the person gave (an earlier session's summary, an issue, a plan)
+            # lists work the session that follows often does: its tasks wait for the end.
+            self.pending += [c for c in found if c.category == "tasks"]
+            self.work_after_summary = 0
+            return [c for c in found if c.category != "tasks"]
         if message.role == "summary":
             return list(self.from_summary(text))
         default = None
@@ -105,10 +116,19 @@ class Capture:
             found = patterns.diagnosis(text)
         return found
 
+    @staticmethod
+    def committed(message: Message) -> Iterator[Candidate]:
+        """A commit's subject is a decision the agent wrote down itself: the change it made,
+        in a line meant for the next reader. Merges and work in progress say nothing."""
+        for commit in message.commits:
+            subject = commit.partition(" ")[2]
+            if len(subject) >= patterns.MIN_CHARS and not ROUTINE_SUBJECT.match(subject):
+                yield Candidate("decisions", "decision", patterns.cap(subject))
+
     def from_summary(self, text: str) -> Iterator[Candidate]:
         """A compaction summary, mined section by section; its pending tasks wait for the end,
         since the session that follows often does them."""
-        for candidate in patterns.extract(text):
+        for candidate in patterns.extract(text, report=True):
             if candidate.category == "tasks":
                 self.pending.append(candidate)
             else:

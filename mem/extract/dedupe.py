@@ -6,6 +6,8 @@ import re
 from typing import NamedTuple
 
 SIMILAR = 0.6  # Jaccard similarity of word sets above which two texts say the same thing
+HELD = 0.8  # share of a text's words another holds for it to say nothing more (in one commit)
+HELD_WORDS = 4  # ... when the text has at least this many words: shorter ones may differ in one
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -43,3 +45,12 @@ def alike(first: Said, second: Said) -> bool:
 def is_same(first: str, second: str) -> bool:
     """Tell whether two texts are duplicates: equal when normalised, or similar word sets."""
     return alike(said(first), said(second))
+
+
+def repeats(new: Said, old: Said) -> bool:
+    """Whether a text found in one commit says nothing the earlier `old` did not: a duplicate,
+    or most of its words already there ("Precomputed the two empty packs" after "Fixed:
+    Precomputed the two empty packs (`push.go`) — …")."""
+    if alike(new, old):
+        return True
+    return len(new.words) >= HELD_WORDS and len(new.words & old.words) >= HELD * len(new.words)

@@ -17,7 +17,20 @@ from mem.text import cut_at_sentence, cut_words, fence_mark
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
-LONG_PROMPT_CHARS = 1200  # a prompt this long was pasted: instructions, not a person's words
+LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
+# A blank to fill: `[identified cause or best hypothesis…]`, `{{name}}`, `<your answer>`, a
+# checklist line that only describes what goes there ("- [ ] Why — Why this change is…").
+PLACEHOLDER = re.compile(
+    r"\[[a-z][a-z'-]*(?:,?[ /][a-z][a-z'-]*){2,}(?:…|\.\.\.)?\](?!\()|\{\{\s*[\w.]+\s*\}\}|<(?:your|insert|describe|add|enter)\b[^>\n]*>"
+    r"|^\s*[-*]\s+\[ \].*(?:…|\.\.\.)\s*$",
+    re.MULTILINE,
+)
+UNCHECKED = re.compile(r"^\s*[-*]\s+\[ \]\s")  # a box to tick: addressed to the reader, a form
+TEMPLATE_BLANKS = 2  # this many blanks (or boxes for the reader to tick) make a text a template
+TEMPLATE_WINDOW = 20_000  # how far into a text blanks are looked for
+PLAN = re.compile(
+    r"^\s*(?:implement|execute|carry\s+out)\s+the\s+following\s+plan\b", re.IGNORECASE
+)
 WORD_CHAR = re.compile(r"\w")
 LAST_WORD = re.compile(r"\w+\Z")
 
@@ -61,6 +74,9 @@ REASON = re.compile(
     re.IGNORECASE,
 )
 LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
+NUMBERED_HEADING = re.compile(r"^\d+(?:\.\d+)+\.?\s+[^\W\d_][^.!?:]{2,60}$")
+CAPS_HEADING = re.compile(r"^(?:\d+[.)]\s+)?[A-ZÄÖÜÀ-Ý][A-ZÄÖÜÀ-Ý0-9 &/+-]{3,60}$")
+HEADING_WORDS = 6  # a line standing alone this short, with no sentence end, heads what follows
 TABLE_ROW = re.compile(r"^\|.*\|$")
 TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*\|$")
 # Something specific a statement names: code, a path or file, a number, a URL, an identifier
@@ -80,7 +96,11 @@ STATUS_LINE = re.compile(
 SUMMARY_LABEL = re.compile(
     r"^(?:summary|resumo|tl;?dr|总结|zusammenfassung|まとめ)\s*[:：]", re.IGNORECASE
 )
+# A thought in a pasted transcript ("Thinking: Hmm, the grep found nothing."): the way, not
+# what was found.
+THOUGHT_LABEL = re.compile(r"^(?:thinking|thought|reasoning|pensando|思考)\s*[:：]", re.IGNORECASE)
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
+UNSIGNALLED_FACTS = 2  # a document's facts that show no signal of meaning, kept in order
 HEADING_CONTEXT = 60  # a heading this short is kept before the items under it
 SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
@@ -154,6 +174,25 @@ def looks_like_output(line: str) -> bool:
     prose = INLINE_CODE.sub("code", stripped)
     letters = sum(map(str.isalpha, prose))
     return letters < len(prose) * 0.5  # mostly symbols, paths, numbers
+
+
+def is_heading_line(line: str, alone: bool) -> bool:
+    """A heading drawn without `#`: numbered as a section ("1.1 Missing options", "2. KNOWN
+    BUGS"), or a short line standing alone with no sentence end ("Overview")."""
+    if NUMBERED_HEADING.match(line) or CAPS_HEADING.match(line):
+        return True
+    words = line.split()
+    return (
+        alone
+        and 0 < len(words) <= HEADING_WORDS
+        and line[:1].isupper()
+        and not line.endswith((".", "!", "?", ";", ",", "。", ")"))
+        and ":" not in line
+        and "：" not in line
+        and "`" not in line
+        and not BULLET.match(line)
+        and not looks_like_output(line)
+    )
 
 
 def is_title_line(line: str) -> bool:
@@ -235,10 +274,19 @@ def prose_units(text: str) -> Iterator[Unit]:
         if looks_like_output(line) and not marker:
             yield from flush()
             continue
-        if not marker and (stripped.startswith("#") or is_title_line(stripped)):
+        alone = not (lines[index - 1].strip() if index else "") and not (
+            lines[index + 1].strip() if index + 1 < len(lines) else ""
+        )
+        if is_heading_line(stripped, alone) or (
+            not marker and (stripped.startswith("#") or is_title_line(stripped))
+        ):
             yield from flush()
             end_list()
-            kind = "heading" if stripped.startswith(("#", "**", "__")) else "title"
+            kind = (
+                "title" if is_title_line(stripped) and not stripped.startswith("#") else "heading"
+            )
+            if stripped.startswith(("**", "__")):
+                kind = "heading"
             block += 1
             yield Unit(stripped.lstrip("#").strip(), kind, -1, block)
             continue
@@ -295,6 +343,7 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
     """
     cues = compiled()
     heading = ""  # the last heading's words, in a report: the context of the items under it
+    unsignalled = 0
     section: Filing | None = None  # from the last heading, until the next one
     section_block: int | None = None  # the first block under that heading
     introduced: list[tuple[int, int, Filing]] = []  # (block, indent, filing) from "…:" lines
@@ -369,7 +418,13 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
         ):
             found = Candidate(filing[0], filing[1], cap(body))
         if found is None and report and is_statement(body, cues):
-            found = meaning(body, cues)
+            found = meaning(body, cues, listed=bool(bullet) or bool(LABEL_LINE.match(body)))
+            if found is not None and found.kind == "fact":
+                # Facts that show no signal are a document's context: its first few say it
+                # (reports lead with what matters), a long inventory would bury the rest.
+                unsignalled += 1
+                if unsignalled > UNSIGNALLED_FACTS:
+                    found = None
         if found is not None and report and bullet:
             found = under_heading(found, heading)
         if found is not None:
@@ -378,8 +433,8 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
 
 def under_heading(found: Candidate, heading: str) -> Candidate:
     """A report's list item with the heading it stands under, so it reads alone."""
-    if not heading or len(heading) > HEADING_CONTEXT:
-        return found
+    if not heading or len(heading) > HEADING_CONTEXT or heading.endswith(("?", "？")):
+        return found  # a question heading asks; the items under it answer on their own
     if found.text.lower().startswith(heading.lower()):
         return found
     return found._replace(text=cap(f"{heading}: {found.text}"))
@@ -400,26 +455,34 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not body.endswith((":", "：", "？"))
         and not STATUS_LINE.search(body)
         and not SUMMARY_LABEL.match(body)
+        and not THOUGHT_LABEL.match(body)
     )
 
 
-def meaning(body: str, cues: Compiled) -> Candidate | None:
-    """A statement filed by the general signals of what it means; a fact when none shows, if
-    it names something a later session could look up (a fact that names nothing is chatter:
-    "This looks solid and complete")."""
+def meaning(body: str, cues: Compiled, listed: bool = True) -> Candidate | None:
+    """A statement filed by the general signals of what it means. One that shows none is a
+    fact if it is `listed` (a list item, a table row, a `Label: value` line: a fact sheet's
+    shape; free prose with no signal explains rather than states) and names something a
+    later session could look up (a fact that names nothing is chatter: "This looks solid")."""
     probe = body[:RULE_WINDOW]
     for pattern, _, category, kind in cues.meaning:
         if pattern.search(probe):
             return Candidate(category, kind, cap(body))
-    if not ANCHOR.search(probe):
+    if not listed or not ANCHOR.search(probe):
         return None
     return Candidate("facts", "fact", cap(body))
 
 
 def is_narration(body: str, cues: Compiled) -> bool:
+    body = straight(body)
     return bool(
         cues.narration.search(body) or cues.note_about_self.search(body) or body.endswith("?")
     )
+
+
+def straight(text: str) -> str:
+    """Typographic apostrophes as typed ones ("I’m" as "I'm"), so one cue reads both."""
+    return text.replace("’", "'") if "’" in text else text
 
 
 def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
@@ -432,7 +495,7 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
     cues = cues or compiled()
     if sentence.rstrip().endswith(("?", ":", "？", "：")):
         return None  # a question to the person, or a line introducing what follows
-    probe = sentence[:RULE_WINDOW]
+    probe = straight(sentence[:RULE_WINDOW])
     if WORD_CHAR.match(sentence, RULE_WINDOW):
         probe = LAST_WORD.sub("", probe)  # not half a word: "use" of "useful" is no cue
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
@@ -447,6 +510,8 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
         return None
     if cues.general.search(probe) and not cues.specific.search(probe):
         return None
+    if cues.hedge.search(probe):
+        return None  # a guess on the way, not what was found
     for pattern, _, category, kind in cues.rules:
         if pattern.search(probe):
             return filed(category, kind, sentence, cues)
@@ -504,11 +569,26 @@ def is_why_question(text: str) -> bool:
     return bool(compiled().why_question.search(text[:RULE_WINDOW]))
 
 
+def is_template(text: str) -> bool:
+    """Whether a text is instructions with blanks to fill (a skill, a prompt or PR template, an
+    analyzer's form): whatever cue words it holds, they describe no project."""
+    if len(PLACEHOLDER.findall(text, 0, TEMPLATE_WINDOW)) >= TEMPLATE_BLANKS:
+        return True
+    to_reader = compiled().to_reader
+    boxes = (line for line in text[:TEMPLATE_WINDOW].splitlines() if UNCHECKED.match(line))
+    return sum(bool(to_reader.search(line)) for line in boxes) >= TEMPLATE_BLANKS
+
+
 def from_person(text: str) -> Iterator[Candidate]:
     """Yield what a person's prompt says worth keeping: how they want things done, facts about
-    their project, what they miss. A long pasted prompt is instructions: only its lessons."""
+    their project, what they miss. A long prompt is a document the person gave (a plan, an
+    issue, a spec, an earlier session): mined as a report is. A template is never mined."""
     cues = compiled()
-    pasted = len(text) > LONG_PROMPT_CHARS
+    if is_template(text):
+        return
+    if len(text) > LONG_PROMPT_CHARS or PLAN.match(text):
+        yield from extract(text, report=True)
+        return
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             continue
@@ -516,13 +596,9 @@ def from_person(text: str) -> Iterator[Candidate]:
         if len(body) < MIN_CHARS or body.endswith(("?", "？")):
             continue
         found = classify(body, cues)
-        if pasted:
-            if found is not None and found.category == "lessons":
-                yield found
-            continue
         if found is not None and found.category in ("facts", "tasks"):
             yield found
         elif cues.user_fact.search(body):
             yield Candidate("facts", "fact", cap(body))
-        elif cues.user_preference.search(body):
-            yield Candidate("facts", "preference", cap(body))
+        elif cues.user_preference.search(body) or cues.obligation.search(body):
+            yield Candidate("facts", "preference", cap(body))  # the person's own rule

@@ -46,7 +46,10 @@ class Batch:
         if key in stored or key in self.session_of:
             return  # a message that grew since the last run still holds what was stored
         kept = self.by_category.setdefault(candidate.category, [])
-        if any(dedupe.is_same(candidate.text, other.text) for other in kept):
+        # The same thing said twice (a later report repeats an earlier one, under another
+        # heading or filed otherwise) is kept once, where it was first said.
+        new = dedupe.said(candidate.text)
+        if any(dedupe.repeats(new, dedupe.said(c.text)) for c, _ in self.session_of.values()):
             return
         if len(self.session_of) >= MAX_COMMIT_CANDIDATES:
             self.left_out += 1  # said in the report: a runaway log is cut, never silently

@@ -48,9 +48,10 @@ def test_an_exported_chat_reads_as_turns_without_its_tool_blocks(name):
 
 
 @needs_capture
-def test_an_exported_chat_keeps_the_agents_thinking_and_the_files_it_edited():
+def test_an_exported_chat_keeps_the_agents_thinking_apart_and_the_files_it_edited():
     _, messages = read_file(CAPTURE / "cursor-bsc-rag-pt.md")
-    assert "Corrigimos o threshold de 60s para 200s" in prose(messages)  # a thought's recap
+    recap = "Corrigimos o threshold de 60s para 200s"  # a thought's recap
+    assert recap in prose(messages, "thinking") and recap not in prose(messages)
     assert "tests/integration/test_e2e.py" in [f for m in messages for f in m.files]
 
 

@@ -24,15 +24,17 @@ def test_a_report_keeps_statements_no_cue_word_names_filed_by_what_they_mean():
     text = (
         "The release step fails on tagged builds, so the artifacts never upload.\n\n"
         "The alternative was a temp dir, but the `.gitignore` entry is simpler.\n\n"
-        "The workflow releases from `main` every Tuesday.\n\n"
-        "The change is uncommitted on `next`.\n"
+        "The change is uncommitted on `next`.\n\n"
+        "I walked through the `release.yml` steps one by one in the runner.\n\n"
+        "- The workflow releases from `main` every Tuesday.\n"
     )
     assert prose(text) == []
     assert report(text) == [
         ("lessons", "The release step fails on tagged builds, so the artifacts never upload."),
         ("decisions", "The alternative was a temp dir, but the `.gitignore` entry is simpler."),
-        ("facts", "The workflow releases from `main` every Tuesday."),
         ("tasks", "The change is uncommitted on `next`."),
+        # Free prose that shows no signal explains; a list item states (a fact sheet's shape).
+        ("facts", "The workflow releases from `main` every Tuesday."),
     ]
 
 
@@ -76,7 +78,7 @@ def test_a_reports_table_rows_and_list_items_are_items_under_their_heading():
 
 def test_the_agents_last_words_before_the_person_speaks_again_are_mined_as_its_report():
     capture = Capture()
-    said = "The workflow releases from `main` every Tuesday."
+    said = "The release step fails on tagged builds, so the artifacts never upload."
     assert capture.mine(Message("assistant", said), said) == []  # a report only if last
     assert capture.mine(Message("assistant", said), said) == []  # more followed: prose
     found = capture.mine(Message("user", "thanks, now the docs"), "thanks, now the docs")
@@ -99,6 +101,7 @@ def test_what_the_agent_says_of_a_commit_later_taken_back_is_no_memory():
         capture.mine(message, message.text)
     capture.finish()
     assert {c.text for c in capture.retracted} == {
+        "feat: add error handling",  # the commit's own subject
         "Added error handling to the scraper in `scrape.py`.",
         "Commit 0fdc07f wraps the page load, because navigation fails.",
     }

@@ -213,7 +213,7 @@ CUES = Cues(
             (
                 r"^(?:also\s+|still\s+)?(?:still\s+open|still\s+to\s+(?:do|look\s+at|check|fix)"
                 r"|not\s+(?:done|touched|tested|handled|fixed)|left\s+for\s+later|left\s+open"
-                r"|pending|follow[- ]up|next|todo)\b\s*:?"
+                r"|pending|follow[- ]up|todo)\b\s*:?|^next\s*:"
             ),
             (
                 r"^i\s+(?:didn't|did\s+not|haven't|have\s+not)\s+(?:do|get\s+to|start|fix|test|handle"
@@ -369,6 +369,7 @@ CUES = Cues(
         r"\b(?:changed|touched)\s+only\b",
         r"\b(?:for\s+now|for\s+this\s+run|temporarily)\b",
         r"^(?:the\s+)?user\s+(?:asked|wants|is\s+asking|is\s+thanking|said)\b",
+        r"\bi'm\s+\w+ing\b[^.]*\bnow\b",  # "…; I'm creating and switching to it now."
         # The steps of the work, not what it found: "I looked into the failing test."
         (
             r"^(?:i|we)\s+(?:looked|checked|read|explored|investigated|searched|inspected|examined"
