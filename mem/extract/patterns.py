@@ -25,6 +25,7 @@ PLACEHOLDER = re.compile(
     r"|^\s*[-*]\s+\[ \].*(?:…|\.\.\.)\s*$",
     re.MULTILINE,
 )
+SECOND_PERSON = re.compile(r"\b(?:you|your|voc[eê]|seu|sua|du|dein\w*)\b|你|您", re.IGNORECASE)
 UNCHECKED = re.compile(r"^\s*[-*]\s+\[ \]\s")  # a box to tick: addressed to the reader, a form
 TEMPLATE_BLANKS = 2  # this many blanks (or boxes for the reader to tick) make a text a template
 TEMPLATE_WINDOW = 20_000  # how far into a text blanks are looked for
@@ -99,6 +100,25 @@ SUMMARY_LABEL = re.compile(
 # A thought in a pasted transcript ("Thinking: Hmm, the grep found nothing."): the way, not
 # what was found.
 THOUGHT_LABEL = re.compile(r"^(?:thinking|thought|reasoning|pensando|思考)\s*[:：]", re.IGNORECASE)
+# "Good, the other path already loads settings first": the interjection is chatter, the
+# rest may state something.
+INTERJECTION = re.compile(
+    r"^(?:good|great|perfect|ok(?:ay)?|excellent|nice|alright|sure|got\s+it)\b[,.!:—–-]+\s*(?=\S)",
+    re.IGNORECASE,
+)
+# A tool's own line in an export ("Read file: src/start.ts", "Ran command: …").
+TOOL_LINE = re.compile(
+    r"^(?:read|edit(?:ed)?|wrote|write|ran|run|searched|search|listed|list|viewed|view|grep"
+    r"|glob|called|fetched)\s+(?:file|files|dir(?:ectory)?|command|tool|terminal|url)\b\s*[:(]",
+    re.IGNORECASE,
+)
+EXCLAMATION_CHARS = 60  # "Great observation!": an exclamation this short says nothing
+QUESTION_WORD = re.compile(
+    r"^(?:what|why|how|when|which|who|o\s+que|por\s+que|como|quando|qual|quais|was|warum|wie"
+    r"|wann|welche\w*)\b",
+    re.IGNORECASE,
+)
+STATEMENT_WORDS = 5  # a report's line ending in a colon this long also states something
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
 UNSIGNALLED_FACTS = 2  # a document's facts that show no signal of meaning, kept in order
 HEADING_CONTEXT = 60  # a heading this short is kept before the items under it
@@ -332,7 +352,13 @@ def filing_of(title: str, cues: Compiled) -> Filing | None:
     return None
 
 
-def extract(text: str, default: Filing | None = None, report: bool = False) -> Iterator[Candidate]:
+def extract(
+    text: str,
+    default: Filing | None = None,
+    report: bool = False,
+    unsignalled_facts: int = UNSIGNALLED_FACTS,
+    person: bool = False,
+) -> Iterator[Candidate]:
     """Yield the candidates in one message's prose.
 
     `default` files the sentences no rule claims (the answer to "what went wrong?" is a lesson).
@@ -370,7 +396,7 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
             if block == unit.block and (indent < unit.indent or (indent == -1))
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
-        body = body_of(unit)
+        body = INTERJECTION.sub("", body_of(unit)) if report else body_of(unit)
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             if filing is not None:
@@ -378,7 +404,11 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
                     introduced.append((unit.block, unit.indent, filing))
                 else:
                     introduced.append((unit.block + 1, -1, filing))
-            continue
+                continue
+            if not (report and len(body.split()) >= STATEMENT_WORDS):
+                continue
+            # In a report, "Added two tests to `setup_test.go`:" states as well as introduces.
+            body = body.rstrip(":： ")
         if len(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
@@ -418,12 +448,13 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
         ):
             found = Candidate(filing[0], filing[1], cap(body))
         if found is None and report and is_statement(body, cues):
-            found = meaning(body, cues, listed=bool(bullet) or bool(LABEL_LINE.match(body)))
+            listed = bool(bullet) or bool(LABEL_LINE.match(body))
+            found = meaning(body, cues, listed, person)
             if found is not None and found.kind == "fact":
                 # Facts that show no signal are a document's context: its first few say it
                 # (reports lead with what matters), a long inventory would bury the rest.
                 unsignalled += 1
-                if unsignalled > UNSIGNALLED_FACTS:
+                if unsignalled > unsignalled_facts:
                     found = None
         if found is not None and report and bullet:
             found = under_heading(found, heading)
@@ -433,11 +464,16 @@ def extract(text: str, default: Filing | None = None, report: bool = False) -> I
 
 def under_heading(found: Candidate, heading: str) -> Candidate:
     """A report's list item with the heading it stands under, so it reads alone."""
-    if not heading or len(heading) > HEADING_CONTEXT or heading.endswith(("?", "？")):
+    if not heading or len(heading) > HEADING_CONTEXT or is_question(heading):
         return found  # a question heading asks; the items under it answer on their own
     if found.text.lower().startswith(heading.lower()):
         return found
     return found._replace(text=cap(f"{heading}: {found.text}"))
+
+
+def is_question(text: str) -> bool:
+    """A question, with or without its mark ("What makes a submission strong")."""
+    return text.endswith(("?", "？")) or bool(QUESTION_WORD.match(text))
 
 
 def is_statement(body: str, cues: Compiled) -> bool:
@@ -456,17 +492,30 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not STATUS_LINE.search(body)
         and not SUMMARY_LABEL.match(body)
         and not THOUGHT_LABEL.match(body)
+        and not TOOL_LINE.match(body)
+        and not (body.endswith(("!", "！")) and len(body) < EXCLAMATION_CHARS)
     )
 
 
-def meaning(body: str, cues: Compiled, listed: bool = True) -> Candidate | None:
+def meaning(
+    body: str, cues: Compiled, listed: bool = True, person: bool = False
+) -> Candidate | None:
     """A statement filed by the general signals of what it means. One that shows none is a
     fact if it is `listed` (a list item, a table row, a `Label: value` line: a fact sheet's
     shape; free prose with no signal explains rather than states) and names something a
-    later session could look up (a fact that names nothing is chatter: "This looks solid")."""
-    probe = body[:RULE_WINDOW]
-    for pattern, _, category, kind in cues.meaning:
+    later session could look up (a fact that names nothing is chatter: "This looks solid").
+
+    In a `person`'s document (a spec, an issue) a change is a request the session goes on to
+    do, not a decision made; its rules ("must", "never", "only") are what to keep."""
+    probe = straight(body[:RULE_WINDOW])
+    if person and cues.obligation.search(probe):
+        return Candidate("facts", "preference", cap(body))
+    if person and cues.request.search(probe):
+        return None  # work the session goes on to do
+    for pattern, slot, category, kind in cues.meaning:
         if pattern.search(probe):
+            if person and slot == "change":
+                return None
             return Candidate(category, kind, cap(body))
     if not listed or not ANCHOR.search(probe):
         return None
@@ -574,9 +623,8 @@ def is_template(text: str) -> bool:
     analyzer's form): whatever cue words it holds, they describe no project."""
     if len(PLACEHOLDER.findall(text, 0, TEMPLATE_WINDOW)) >= TEMPLATE_BLANKS:
         return True
-    to_reader = compiled().to_reader
     boxes = (line for line in text[:TEMPLATE_WINDOW].splitlines() if UNCHECKED.match(line))
-    return sum(bool(to_reader.search(line)) for line in boxes) >= TEMPLATE_BLANKS
+    return sum(bool(SECOND_PERSON.search(line)) for line in boxes) >= TEMPLATE_BLANKS
 
 
 def from_person(text: str) -> Iterator[Candidate]:
@@ -586,8 +634,11 @@ def from_person(text: str) -> Iterator[Candidate]:
     cues = compiled()
     if is_template(text):
         return
-    if len(text) > LONG_PROMPT_CHARS or PLAN.match(text):
-        yield from extract(text, report=True)
+    if PLAN.match(text):
+        yield from extract(text, report=True)  # an approved plan: decisions the agent made
+        return
+    if len(text) > LONG_PROMPT_CHARS:
+        yield from extract(text, report=True, person=True)
         return
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
@@ -600,5 +651,5 @@ def from_person(text: str) -> Iterator[Candidate]:
             yield found
         elif cues.user_fact.search(body):
             yield Candidate("facts", "fact", cap(body))
-        elif cues.user_preference.search(body) or cues.obligation.search(body):
+        elif cues.user_preference.search(body) or cues.obligation.search(straight(body)):
             yield Candidate("facts", "preference", cap(body))  # the person's own rule

@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from mem.extract.cues import compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
+    INTERJECTION,
     MAX_CHARS,
+    STATEMENT_WORDS,
     Candidate,
     body_of,
     cap,
     classify,
     clean,
-    is_narration,
+    is_statement,
     looks_like_output,
     prose_units,
 )
@@ -66,7 +68,8 @@ class SessionSummary:
     """Accumulates what a session did while its output streams past."""
 
     summary_line: str = ""
-    reports: list[str] = field(default_factory=list)  # the last assistant texts, newest last
+    reports: list[str] = field(default_factory=list)  # the last turns' reports, newest last
+    last_words: str = ""  # the agent's latest text: the session's report, if nothing follows
     first_prompt: str = ""
     decisions: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -92,11 +95,15 @@ class SessionSummary:
             self.add_commit(commit)
         if message.role == "user" and not self.first_prompt and message.text.strip():
             self.first_prompt = message.text
+        if message.role == "user" and message.text.strip() and self.last_words:
+            # The agent's last words before the person spoke again: its report for the turn.
+            self.reports = [*self.reports[-(RECENT_REPORTS - 1) :], self.last_words]
+            self.last_words = ""
         if message.role in ("assistant", "result") and message.text.strip():
             found = SUMMARY_LINE.findall(message.text)
             if found:
                 self.summary_line = cap(clean(found[-1]))
-            self.reports = [*self.reports[-(RECENT_REPORTS - 1) :], message.text]
+            self.last_words = message.text
             self.named_in_prose(message.text)
         self.fold(candidates)
 
@@ -147,7 +154,7 @@ class SessionSummary:
     @property
     def is_empty(self) -> bool:
         """Whether the agent said nothing and changed nothing: no handoff to write."""
-        return not (self.reports or self.files or self.commits)
+        return not (self.reports or self.last_words or self.files or self.commits)
 
     @property
     def what(self) -> str:
@@ -157,18 +164,21 @@ class SessionSummary:
         report's first real sentence."""
         if self.summary_line:
             return self.summary_line
-        for text in reversed(self.reports):
+        reports = [*self.reports, self.last_words] if self.last_words else self.reports
+        for text in reversed(reports):
             summed = summed_up(text)
             if summed:
                 return summed
         cues = compiled()
         told = fallback = ""
-        for text in reversed(self.reports):
+        for text in reversed(reports):
             for unit in prose_units(text):
-                sentence = body_of(unit)
+                sentence = INTERJECTION.sub("", body_of(unit))
                 if unit.kind in ("heading", "title") or len(sentence) < 15:
                     continue
-                if sentence.endswith(("?", ":", "：")) or is_narration(sentence, cues):
+                if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
+                    sentence = sentence.rstrip(":： ")  # "Added two tests to `x_test.go`:"
+                if not is_statement(sentence, cues) and not cues.outcome.search(sentence):
                     continue
                 if not told and cues.outcome.search(sentence):
                     told = cap(sentence)

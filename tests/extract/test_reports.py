@@ -117,3 +117,66 @@ def test_text_stays_as_written_globs_underscores_and_asterisks(written):
     assert [text for _, text in prose(f"**Root cause:** the loader only reads {written}.")] == [
         f"Root cause: the loader only reads {written}."
     ]
+
+
+def test_headings_drawn_without_a_hash_head_the_items_under_them():
+    text = (
+        "Overview\n\n"
+        "  1.1 Missing options\n\n"
+        "- `setup({})` takes no options at all\n\n"
+        "2. KNOWN BUGS\n\n"
+        "- `colors.cyan` is undefined in `palette.lua`, so the group renders black\n"
+    )
+    assert report(text) == [
+        ("facts", "1.1 Missing options: `setup({})` takes no options at all"),
+        (
+            "lessons",
+            (
+                "2. KNOWN BUGS: `colors.cyan` is undefined in `palette.lua`, so the group "
+                "renders black"
+            ),
+        ),
+    ]
+
+
+def test_a_reports_line_that_introduces_a_list_also_states_and_an_interjection_is_dropped():
+    text = "All tests pass. Added two tests to `setup_test.go`:\n\n- `TestKeepsSettings`\n"
+    assert ("decisions", "Added two tests to `setup_test.go`") in report(text)
+    assert report("- Good, `setupHooks` already loads the settings first.") == [
+        ("facts", "`setupHooks` already loads the settings first."),
+    ]
+
+
+def test_a_persons_document_keeps_its_rules_not_the_changes_it_requests():
+    spec = (
+        "Build the sales dashboard for the team.\n\n"
+        "- Add a new tab called `Monday Plan` to the Streamlit app.\n"
+        "- It must keep working without any external API.\n"
+        "- Never rewrite the scoring module.\n\n" + "Context for the work. " * 80
+    )
+    found = [(c.category, c.text) for c in patterns.from_person(spec)]
+    assert ("facts", "It must keep working without any external API.") in found
+    assert ("facts", "Never rewrite the scoring module.") in found
+    assert not any("Monday Plan" in text for _, text in found)
+
+
+def test_a_form_with_blanks_is_never_mined_whatever_cues_it_holds():
+    form = (
+        "## Root Cause\n\nRoot cause: [identified cause or best hypothesis…]\n\n"
+        "## Fix\n\nThe fix was [describe the change in one line]\n\n"
+        "IMPORTANT: Do NOT use any tools. Never skip a section.\n"
+    )
+    assert list(patterns.from_person(form)) == []
+    assert list(patterns.from_person(form * 10)) == []
+
+
+def test_a_commit_subject_is_a_decision_and_a_merge_is_not():
+    capture = Capture()
+    message = Message(
+        "assistant",
+        commits=("462a28b gitproto: send empty pack on pack-less ref creates", "1a2b3c4 Merge x"),
+    )
+    found = capture.mine(message, "") + capture.finish()
+    assert [(c.category, c.text) for c in found] == [
+        ("decisions", "gitproto: send empty pack on pack-less ref creates")
+    ]

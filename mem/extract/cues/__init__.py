@@ -84,6 +84,7 @@ class Cues(NamedTuple):
     # Words to the reader rather than about the project: "If you still see…", "please".
     to_reader: tuple[str, ...] = ()
     hedge: tuple[str, ...] = ()  # a guess is no memory: "might", "it's possible that"
+    request: tuple[str, ...] = ()  # work asked for in a person's document: "Add a tab …"
 
 
 class Compiled(NamedTuple):
@@ -109,6 +110,7 @@ class Compiled(NamedTuple):
     offer: re.Pattern[str]
     to_reader: re.Pattern[str]
     hedge: re.Pattern[str]
+    request: re.Pattern[str]
 
 
 def tables() -> tuple[Cues, ...]:
@@ -254,4 +256,5 @@ def compiled() -> Compiled:
         offer=one("offer"),
         to_reader=one("to_reader"),
         hedge=one("hedge"),
+        request=one("request"),
     )

@@ -37,7 +37,7 @@ CUES = Cues(
     narration=(
         (
             r"^(?:lass\s+mich|ich\s+(?:werde|schaue|prüfe|sehe|lese)|jetzt\s+(?:habe|werde)\s+ich"
-            r"|zuerst|nun|okay|gut|perfekt)\b"
+            r"|zuerst|nun|okay|gut|perfekt|hier\s+(?:ist|sind))\b"
         ),
     ),
     general=(),
@@ -47,7 +47,9 @@ CUES = Cues(
     user_preference=(r"\b(?:ich\s+(?:möchte|will|bevorzuge)|bitte\s+(?:immer|nie|nicht))\b",),
     user_fact=(),
     why_question=(r"\bwarum\b|\bwas\s+ist\s+(?:schief|falsch)\b",),
-    outcome=(r"^(?:ich\s+habe\s+)?(?:behoben|hinzugefügt|geändert|aktualisiert|entfernt)\b",),
+    outcome=(
+        r"^(?:ich\s+habe|wir\s+haben)\s+(?:\S+\s+){0,6}?(?:behoben|hinzugefügt|geändert|aktualisiert|entfernt)\b",
+    ),
     diagnosis=(r"\b(?:weil|fehlt|existiert\s+nicht|nicht\s+unterstützt)\b",),
     task_labels=(r"todo", r"offen"),
     meaning={
@@ -82,4 +84,10 @@ CUES = Cues(
     offer=(r"^(?:soll\s+ich|möchtest\s+du|willst\s+du|wenn\s+du\s+(?:willst|möchtest))\b",),
     to_reader=(r"\b(?:du|dein\w*|bitte)\b",),
     hedge=(r"\b(?:vielleicht|wahrscheinlich|möglicherweise|eventuell|könnte\w*)\b",),
+    request=(
+        (
+            r"^(?:bitte\s+)?(?:füge|erstelle|baue|implementiere|mache|behebe|aktualisiere"
+            r"|entferne|ändere|schreibe|verschiebe|ersetze|zeige)\b"
+        ),
+    ),
 )

@@ -369,7 +369,8 @@ CUES = Cues(
         r"\b(?:changed|touched)\s+only\b",
         r"\b(?:for\s+now|for\s+this\s+run|temporarily)\b",
         r"^(?:the\s+)?user\s+(?:asked|wants|is\s+asking|is\s+thanking|said)\b",
-        r"\bi'm\s+\w+ing\b[^.]*\bnow\b",  # "…; I'm creating and switching to it now."
+        r"\bi'm\s+\w+ing\b[^.]*\bnow\b",
+        r"^here(?:'s|\s+is|\s+are)\b",  # "Here's what I found:" presents what follows  # "…; I'm creating and switching to it now."
         # The steps of the work, not what it found: "I looked into the failing test."
         (
             r"^(?:i|we)\s+(?:looked|checked|read|explored|investigated|searched|inspected|examined"
@@ -493,7 +494,7 @@ CUES = Cues(
     obligation=(
         (
             r"\b(?:must|must\s+not|mustn't|never|always|should\s+not|shouldn't|should\s+never"
-            r"|don't|do\s+not|no\s+more|not\s+allowed|only\s+ever)\b"
+            r"|don't|dont|do\s+not|shouldnt|no\s+more|not\s+allowed|only\s+ever)\b"
         ),
     ),
     offer=(
@@ -504,19 +505,29 @@ CUES = Cues(
         ),
     ),
     to_reader=(
-        r"\b(?:you|your|you're|you've|please)\b",
-        # A step for the reader to take: "Check if there are any scope issues."
+        # The reader asked to act ("If you still see…", "You can…"), not the project described:
+        # "per your lint rule" still describes it.
         (
-            r"^(?:check|identify|ensure|make\s+sure|try|verify|look|consider|open|review|provide"
-            r"|see|note|remember|run|restart|reload|install|navigate|click|go\s+to)\b"
+            r"^(?:if\s+you|you\s+(?:can|could|should|may|might|will|need|want|'ll)|please)\b"
+            r"|\b(?:please|let\s+me\s+know)\b"
         ),
+        # An investigating step for the reader: "Check if there are any scope issues."
+        r"^(?:check|identify|try|look|consider|provide|see\s+if|see\s+whether)\b",
         r"^(?:we|i)\s+(?:need|have)\s+to\b",
     ),
     hedge=(
         (
-            r"\b(?:might|may|could|possibly|perhaps|probably|likely|maybe|it's\s+possible"
-            r"|it\s+is\s+possible|seems?\s+to|appears?\s+to|i\s+think|i\s+believe|should\s+(?:help"
+            r"\b(?:might|may\s+(?:be|have|not|also)|could\s+(?:be|have|also)|possibly|perhaps"
+            r"|probably|likely|maybe|it's\s+possible|suggests?|it\s+is\s+possible|seems?\s+to"
+            r"|appears?\s+to|i\s+think|i\s+believe|should\s+(?:help"
             r"|prevent|fix|resolve|allow|make|work)|will\s+help|hopefully)\b"
+        ),
+    ),
+    request=(
+        (
+            r"^(?:please\s+)?(?:add|create|build|implement|make|fix|update|remove|delete|change"
+            r"|write|move|rename|refactor|replace|show|display|include|generate|transform|integrate"
+            r"|improve|extend|convert|introduce|design|prepare|set\s+up)\b"
         ),
     ),
 )

@@ -155,7 +155,7 @@ CUES = Cues(
     },
     next_steps=(r"pr[oó]ximos\s+passos", r"pend[eê]ncias", r"falta(?:m)?(?:\s+fazer)?"),
     narration=(
-        r"^(?:vou|deixe-me|agora\s+vou|ok|ótimo|perfeito|pronto)\b",
+        r"^(?:vou|deixe-me|agora\s+vou|ok|ótimo|perfeito|pronto|aqui\s+est[aá]|aqui\s+est[aã]o)\b",
         (
             r"\b(?:decidi|resolvi)\s+(?:primeiro\s+)?(?:olhar|verificar|checar|ver|investigar|começar"
             r"|ler|rodar|abrir|procurar|confirmar|testar|medir|reproduzir)\b"
@@ -241,6 +241,13 @@ CUES = Cues(
     },
     obligation=(r"\b(?:nunca|sempre|n[aã]o\s+(?:deve|pode|quero|use|mexa)|deve|precisa)\b",),
     offer=(r"^(?:quer\s+que\s+eu|deseja\s+que|posso\s+(?:tamb[eé]m|ajudar)|se\s+quiser)\b",),
-    to_reader=(r"\b(?:voc[eê]s?|seu|sua|por\s+favor)\b",),
+    to_reader=(r"^(?:se\s+voc[eê]|voc[eê]\s+(?:pode|deve|precisa|vai))\b|\bpor\s+favor\b",),
     hedge=(r"\b(?:talvez|provavelmente|possivelmente|pode\s+ser|parece)\b",),
+    request=(
+        (
+            r"^(?:por\s+favor\s+)?(?:adicione|crie|construa|implemente|fa[cç]a|corrija|atualize"
+            r"|remova|mude|altere|escreva|mova|renomeie|substitua|mostre|exiba|inclua|gere"
+            r"|transforme|integre|melhore|prepare|desenvolva)\b"
+        ),
+    ),
 )
