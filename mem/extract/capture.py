@@ -16,6 +16,7 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 # A compaction summary's pending tasks stand only if the session stopped there: the work that
 # follows a summary is that list being done, and only the final report says what is left.
 WORK_AFTER_SUMMARY = 2
+PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
 ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
 
 
@@ -111,7 +112,10 @@ class Capture:
             default = ("lessons", "lesson")  # the answer to "what went wrong?" explains a cause
         if len(text) >= MIN_REPLY:
             self.asked_why = False  # the reply came; thinking before it does not count
-        found = list(patterns.extract(text, default, report=report))
+        # On the way to a report, the agent's prose keeps what its rules name and the causes
+        # it finds ("X, so Y hit <error>"): a diagnosis is said once, before the fix.
+        signals = PROSE_SIGNALS if message.role == "assistant" else frozenset()
+        found = list(patterns.extract(text, default, report=report, signals=signals))
         if message.after_failure and not found:
             found = patterns.diagnosis(text)
         return found

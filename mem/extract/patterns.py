@@ -358,6 +358,7 @@ def extract(
     report: bool = False,
     unsignalled_facts: int = UNSIGNALLED_FACTS,
     person: bool = False,
+    signals: frozenset[str] = frozenset(),
 ) -> Iterator[Candidate]:
     """Yield the candidates in one message's prose.
 
@@ -447,6 +448,8 @@ def extract(
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
         ):
             found = Candidate(filing[0], filing[1], cap(body))
+        if found is None and signals and not report and is_statement(body, cues):
+            found = meaning(body, cues, listed=False, slots=signals)
         if found is None and report and is_statement(body, cues):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
@@ -498,7 +501,11 @@ def is_statement(body: str, cues: Compiled) -> bool:
 
 
 def meaning(
-    body: str, cues: Compiled, listed: bool = True, person: bool = False
+    body: str,
+    cues: Compiled,
+    listed: bool = True,
+    person: bool = False,
+    slots: frozenset[str] | None = None,
 ) -> Candidate | None:
     """A statement filed by the general signals of what it means. One that shows none is a
     fact if it is `listed` (a list item, a table row, a `Label: value` line: a fact sheet's
@@ -514,9 +521,11 @@ def meaning(
         return None  # work the session goes on to do
     for pattern, slot, category, kind in cues.meaning:
         if pattern.search(probe):
-            if person and slot == "change":
+            if (person and slot == "change") or (slots is not None and slot not in slots):
                 return None
             return Candidate(category, kind, cap(body))
+    if slots is not None:
+        return None
     if not listed or not ANCHOR.search(probe):
         return None
     return Candidate("facts", "fact", cap(body))

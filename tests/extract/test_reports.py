@@ -78,13 +78,13 @@ def test_a_reports_table_rows_and_list_items_are_items_under_their_heading():
 
 def test_the_agents_last_words_before_the_person_speaks_again_are_mined_as_its_report():
     capture = Capture()
-    said = "The release step fails on tagged builds, so the artifacts never upload."
+    said = "- The workflow releases from `main` every Tuesday."  # a report's fact, not prose's
     assert capture.mine(Message("assistant", said), said) == []  # a report only if last
     assert capture.mine(Message("assistant", said), said) == []  # more followed: prose
     found = capture.mine(Message("user", "thanks, now the docs"), "thanks, now the docs")
-    assert [c.text for c in found] == [said]
+    assert [c.text for c in found] == [said[2:]]
     capture.mine(Message("assistant", said + " "), said + " ")
-    assert [c.text for c in capture.finish()] == [said]  # the session's last words
+    assert [c.text for c in capture.finish()] == [said[2:]]  # the session's last words
 
 
 def test_what_the_agent_says_of_a_commit_later_taken_back_is_no_memory():
@@ -179,4 +179,22 @@ def test_a_commit_subject_is_a_decision_and_a_merge_is_not():
     found = capture.mine(message, "") + capture.finish()
     assert [(c.category, c.text) for c in found] == [
         ("decisions", "gitproto: send empty pack on pack-less ref creates")
+    ]
+
+
+def test_prose_on_the_way_to_a_report_keeps_the_causes_it_finds_and_nothing_else_unnamed():
+    capture = Capture()
+    said = (
+        "The deploy never got past action setup because `pnpm` was missing from the runner. "
+        "The workflow has two jobs and a matrix of `node` versions."
+    )
+    capture.mine(Message("assistant", said), said)
+    found = capture.mine(
+        Message("assistant", "Next I'll read the logs."), "Next I'll read the logs."
+    )
+    assert [(c.category, c.text) for c in found] == [
+        (
+            "lessons",
+            "The deploy never got past action setup because `pnpm` was missing from the runner.",
+        )
     ]

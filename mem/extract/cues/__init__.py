@@ -51,7 +51,8 @@ SECTION_SLOTS: tuple[tuple[str, str, str], ...] = (
 # first slot that matches files it; a statement that matches none is a fact.
 MEANING_SLOTS: tuple[tuple[str, str, str], ...] = (
     ("open", "tasks", "task"),  # left to do: "not yet", "still needs", "uncommitted"
-    ("cause", "lessons", "lesson"),  # cause and effect, failure: "because", "so X hit", "broke"
+    ("cause", "lessons", "lesson"),  # cause and effect: "because", "so X hit", "due to"
+    ("failure", "lessons", "lesson"),  # something wrong: "broke", "missing", "doesn't"
     ("choice", "decisions", "decision"),  # "instead of", "rather than", "reverted", "deferred"
     ("change", "decisions", "decision"),  # a change made: "added", "moved", "now returns"
 )

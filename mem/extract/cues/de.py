@@ -60,9 +60,11 @@ CUES = Cues(
             ),
         ),
         "cause": (
+            (r"\b(?:weil|da\s+(?:die|der|das|es)|wegen|aufgrund|verursach\w*|führt\w*\s+zu)\b"),
+        ),
+        "failure": (
             (
-                r"\b(?:weil|da\s+(?:die|der|das|es)|wegen|aufgrund|verursach\w*|führt\w*\s+zu|fehl\w*"
-                r"|falsch\w*|kaputt|existiert\s+nicht|nicht\s+(?:definiert|unterstützt|gefunden"
+                r"\b(?:fehl\w*|falsch\w*|kaputt|existiert\s+nicht|nicht\s+(?:definiert|unterstützt|gefunden"
                 r"|vorhanden)|veraltet\w*|leer|unsinnig\w*|problem\w*|bug|typo|tippfehler|undefiniert\w*"
                 r"|doppelt\w*|inkonsisten\w*)\b"
             ),

@@ -463,8 +463,12 @@ CUES = Cues(
             (
                 r"\b(?:because|since\s+(?:the|it|they|we|a|an)|due\s+to|caused\s+by|causes?|causing"
                 r"|result(?:s|ed)?\s+in|leads?\s+to|led\s+to|which\s+(?:means|meant|made|makes|broke"
-                r"|caused)|so\s+(?:the|it|that|any|every|a|an|this|its|nothing)\b|root\s+cause"
-                r"|fail(?:s|ed|ing|ure)?|broke|broken|breaks|crash\w*|errors?|bugs?|wrong|incorrect"
+                r"|caused)|so\s+(?:the|it|that|any|every|a|an|this|its|nothing)\b|root\s+cause)\b"
+            ),
+        ),
+        "failure": (
+            (
+                r"\b(?:fail(?:s|ed|ing|ure)?|broke|broken|breaks|crash\w*|errors?|bugs?|wrong|incorrect"
                 r"|missing|race\s+condition|regression|overwrit\w*|los(?:es|ing|t)|stale|conflicts?"
                 r"|problem|issue|gotcha|tricky|flaky|never|not\s+(?:being|found|recognized|set|called"
                 r"|loaded|attached|ignored|supported|allowed)|doesn't|does\s+not|didn't|did\s+not"

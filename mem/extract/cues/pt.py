@@ -220,7 +220,12 @@ CUES = Cues(
         "cause": (
             (
                 r"\b(?:porque|pois|devido\s+a|por\s+causa|causad\w+|causa(?:va|ndo)?|result(?:ou|a)"
-                r"\s+em|falh\w+|erro\w*|bug|quebr\w+|errad\w+|faltando|problema|n[aã]o\s+funciona"
+                r"\s+em)"
+            ),
+        ),
+        "failure": (
+            (
+                r"\b(?:falh\w+|erro\w*|bug|quebr\w+|errad\w+|faltando|problema|n[aã]o\s+funciona"
                 r"|timeout|lent\w+|conflit\w+|obsolet\w+)"
             ),
         ),
