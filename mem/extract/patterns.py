@@ -14,7 +14,8 @@ from typing import NamedTuple
 from mem.extract.cues import Compiled, compiled
 from mem.text import cut_at_sentence, cut_words, fence_mark
 
-MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise
+MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
+WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
@@ -349,6 +350,10 @@ def filing_of(title: str, cues: Compiled) -> Filing | None:
     for pattern, _, category, kind in cues.introducers:
         if pattern.search(bare):
             return category, kind
+    if len(bare.split()) <= HEADING_WORDS:
+        for pattern, _, category, kind in cues.sections_within:
+            if pattern.search(bare):
+                return category, kind
     return None
 
 
@@ -410,7 +415,7 @@ def extract(
                 continue
             # In a report, "Added two tests to `setup_test.go`:" states as well as introduces.
             body = body.rstrip(":： ")
-        if len(body) < MIN_CHARS:
+        if size(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
             yield Candidate("tasks", "task", cap(body))
@@ -481,9 +486,7 @@ def is_question(text: str) -> bool:
 
 def is_statement(body: str, cues: Compiled) -> bool:
     """Whether a report's sentence states something, rather than narrating, asking or offering."""
-    long_enough = len(body) >= REPORT_MIN_CHARS or (
-        not body.isascii() and len(body) >= MIN_CHARS and " " not in body.strip()
-    )
+    long_enough = size(body) >= REPORT_MIN_CHARS
     return (
         long_enough
         and not is_narration(body, cues)
@@ -627,6 +630,11 @@ def is_why_question(text: str) -> bool:
     return bool(compiled().why_question.search(text[:RULE_WINDOW]))
 
 
+def size(text: str) -> int:
+    """A text's length as a reader weighs it: a CJK character says about what two letters do."""
+    return len(text) + sum(ord(char) >= WIDE for char in text)
+
+
 def is_template(text: str) -> bool:
     """Whether a text is instructions with blanks to fill (a skill, a prompt or PR template, an
     analyzer's form): whatever cue words it holds, they describe no project."""
@@ -653,7 +661,7 @@ def from_person(text: str) -> Iterator[Candidate]:
         if unit.kind in ("heading", "title"):
             continue
         body = body_of(unit)
-        if len(body) < MIN_CHARS or body.endswith(("?", "？")):
+        if size(body) < MIN_CHARS or body.endswith(("?", "？")):
             continue
         found = classify(body, cues)
         if found is not None and found.category in ("facts", "tasks"):

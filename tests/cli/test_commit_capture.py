@@ -121,7 +121,7 @@ def test_a_failed_run_writes_no_handoff_over_the_last_good_one(mem, vault):
 # the part tuned on says how well the rules fit, the part set aside how well they transfer.
 FLOOR = {
     "tuned": {"kept": 0.60, "noise": 6, "entries_per_item": 2.5},
-    "set aside": {"kept": 0.35, "noise": 4, "entries_per_item": 2.2},
+    "set aside": {"kept": 0.40, "noise": 4, "entries_per_item": 2.3},
 }
 
 

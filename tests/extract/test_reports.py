@@ -66,7 +66,7 @@ def test_a_reports_table_rows_and_list_items_are_items_under_their_heading():
     )
     assert report(text) == [
         (
-            "decisions",
+            "lessons",  # "Bugs" in its heading files it
             (
                 "Bugs fixed: Observer attached before the div existed — `ad.tsx` — Removed "
                 "`isRendered` gating"
@@ -198,3 +198,29 @@ def test_prose_on_the_way_to_a_report_keeps_the_causes_it_finds_and_nothing_else
             "The deploy never got past action setup because `pnpm` was missing from the runner.",
         )
     ]
+
+
+def test_phrasings_the_rules_once_missed_are_caught_by_structure_and_meaning():
+    text = (
+        "The login loop was fixed by clearing the stale session cookie first.\n\n"
+        "Next step: 1. Rebuild the search index after the migration\n\n"
+        "### Root Cause of Failures:\n\n"
+        "The core mistake was reading the config before the env file was loaded.\n"
+    )
+    assert report(text) == [
+        ("lessons", "The login loop was fixed by clearing the stale session cookie first."),
+        ("tasks", "1. Rebuild the search index after the migration"),
+        ("lessons", "The core mistake was reading the config before the env file was loaded."),
+    ]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "the full schema should not be updated ever",
+        "不是让你改测试，是让你修代码",
+        "Não quero notebook.",
+    ],
+)
+def test_a_persons_short_rule_is_kept_in_any_language(rule):
+    assert [(c.category, c.text) for c in patterns.from_person(rule)] == [("facts", rule)]

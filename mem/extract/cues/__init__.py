@@ -58,6 +58,9 @@ MEANING_SLOTS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+WITHIN_SLOTS = ("task", "lesson", "warning")
+
+
 class Cues(NamedTuple):
     """One language's cue words, as regular expression sources (matched case-insensitively)."""
 
@@ -92,6 +95,8 @@ class Compiled(NamedTuple):
     rules: tuple[tuple[re.Pattern[str], str, str, str], ...]  # (pattern, slot, category, kind)
     lead_ins: tuple[tuple[re.Pattern[str], str, str, str], ...]
     sections: tuple[tuple[re.Pattern[str], str, str, str], ...]
+    # The same names as words of a longer heading: "Root Cause of Failures", "Known Issues (2)".
+    sections_within: tuple[tuple[re.Pattern[str], str, str, str], ...]
     introducers: tuple[tuple[re.Pattern[str], str, str, str], ...]
     next_steps: re.Pattern[str]
     narration: re.Pattern[str]
@@ -205,6 +210,11 @@ def heading(names: list[str]) -> re.Pattern[str]:
     )
 
 
+def within(names: list[str]) -> re.Pattern[str]:
+    """One of `names` as whole words anywhere in a heading."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(names) + r")(?!\w)", re.IGNORECASE)
+
+
 @cache
 def compiled() -> Compiled:
     """Every language's cues joined into one pattern per slot."""
@@ -228,13 +238,22 @@ def compiled() -> Compiled:
     ends = "".join(cues.sentence_ends for cues in languages)
     # A full stop ends a sentence before a capital ("e.g. `uv`" goes on); a question or an
     # exclamation mark ends one whatever follows, since people type prompts in lower case.
-    sentence_end = r"(?<=[.!?])\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])\s+(?=[a-zà-ý])"
+    # A number that counts items ("Next step: 1. Rebuild") ends no sentence.
+    sentence_end = (
+        r"(?<=[.!?])(?<![:\s]\d\.)(?<![:\s]\d\d\.)\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])"
+        r"|(?<=[!?])\s+(?=[a-zà-ý])"
+    )
     if ends:
         sentence_end += rf"|(?<=[{re.escape(ends)}])\s*(?=\S)"
     return Compiled(
         rules=slots("rules", RULE_SLOTS),
         lead_ins=slots("lead_ins", LEAD_IN_SLOTS),
         sections=slots("sections", SECTION_SLOTS, heading),
+        # Within a longer heading only the names that decide alone: what is left, what broke,
+        # what to beware of ("Nome da solução", "README fix" file nothing).
+        sections_within=slots(
+            "sections", tuple(s for s in SECTION_SLOTS if s[0] in WITHIN_SLOTS), within
+        ),
         introducers=slots("introducers", SECTION_SLOTS),
         next_steps=heading([p for cues in languages for p in cues.next_steps]),
         narration=one("narration"),
