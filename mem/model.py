@@ -213,6 +213,7 @@ class CommitReport(NamedTuple):
     empty_input: bool
     already_committed: int = 0  # messages the ledger says were committed before
     left_out: int = 0  # candidates past the most one commit stores
+    why: tuple[tuple[str, str], ...] = ()  # (entry id, what made it memory) of each added
 
 
 class Checkpoint(NamedTuple):

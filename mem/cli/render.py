@@ -299,8 +299,12 @@ def stats_report(stats: Stats, as_json: bool) -> None:
     )
 
 
-def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> None:
-    """Report what `mem commit` stored; on stderr when stdout carries the teed input."""
+def committed(
+    report: CommitReport, as_json: bool, to_stderr: bool = False, explain: bool = False
+) -> None:
+    """Report what `mem commit` stored; on stderr when stdout carries the teed input. With
+    `explain`, each added entry says where it was found and what made it memory."""
+    why = dict(report.why)
     counts: dict[str, dict[str, int]] = {}
     for name, entries in (
         ("added", report.added),
@@ -318,7 +322,12 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
             "format": report.format,
             "messages": report.messages,
             "empty_input": report.empty_input,
-            "added": [entry_payload(entry) for entry in report.added],
+            "added": [
+                {**entry_payload(entry), "why": why.get(entry.id, "")}
+                if explain
+                else entry_payload(entry)
+                for entry in report.added
+            ],
             "reinforced": [entry_payload(entry) for entry in report.reinforced],
             "promoted": [entry_payload(entry) for entry in report.promoted],
             "archived": [entry_payload(entry) for entry in report.archived],
@@ -346,6 +355,8 @@ def committed(report: CommitReport, as_json: bool, to_stderr: bool = False) -> N
     for mark, entries in (("+", report.added), ("~", report.reinforced), ("^", report.promoted)):
         for entry in entries:
             lines.append(f"{mark} {entry.category:<10} {entry.title[:100]}")
+            if explain and mark == "+" and why.get(entry.id):
+                lines.append(f"  {'':<10} why: {why[entry.id]}")
     if report.handoff is not None:
         lines.append(f"handoff {report.handoff.id}: {report.handoff.title[:100]}")
     if report.left_out:

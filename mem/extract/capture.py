@@ -16,6 +16,7 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 # A compaction summary's pending tasks stand only if the session stopped there: the work that
 # follows a summary is that list being done, and only the final report says what is left.
 WORK_AFTER_SUMMARY = 2
+COMMIT_WHY = "a commit subject the agent wrote"
 PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
 ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
 
@@ -89,10 +90,19 @@ class Capture:
         return found
 
     def mined(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
+        """The candidates of one message, each saying where it was found and why."""
+        found = self.found_in(message, text, report)
+        origin = origin_of(message, text, report)
+        return [
+            c if c.why == COMMIT_WHY else c._replace(why=f"{origin}: {c.why}" if c.why else origin)
+            for c in found
+        ]
+
+    def found_in(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
         if self.pending and message.role == "assistant":
             self.work_after_summary += bool(text.strip() or message.files or message.commits)
         if message.role == "assistant" and message.commits:
-            return [*self.committed(message), *self.mined(message._replace(commits=()), text)]
+            return [*self.committed(message), *self.found_in(message._replace(commits=()), text)]
         if not text.strip():
             return []
         if message.role == "user":
@@ -127,7 +137,9 @@ class Capture:
         for commit in message.commits:
             subject = commit.partition(" ")[2]
             if len(subject) >= patterns.MIN_CHARS and not ROUTINE_SUBJECT.match(subject):
-                yield Candidate("decisions", "decision", patterns.cap(subject))
+                yield Candidate(
+                    "decisions", "decision", patterns.cap(subject), why="a commit subject"
+                )
 
     def from_summary(self, text: str) -> Iterator[Candidate]:
         """A compaction summary, mined section by section; its pending tasks wait for the end,
@@ -142,3 +154,18 @@ class Capture:
         """What only the whole session tells: its last report, the pending tasks it left."""
         found = self.release(report=True)
         return found + (self.pending if self.work_after_summary < WORK_AFTER_SUMMARY else [])
+
+
+def origin_of(message: Message, text: str, report: bool) -> str:
+    """Who wrote what a candidate was found in, in words for `mem commit --explain`."""
+    if message.role == "user":
+        if len(text) > patterns.LONG_PROMPT_CHARS or patterns.PLAN.match(text):
+            return "a document the person gave"
+        return "the person's words"
+    if message.role == "summary":
+        return "a compaction summary"
+    if message.role == "thinking":
+        return "the agent's thinking"
+    if message.role == "result" or report:
+        return "the agent's report"
+    return "the agent's prose"

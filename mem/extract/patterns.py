@@ -44,6 +44,7 @@ class Candidate(NamedTuple):
     kind: str
     text: str
     is_next_step: bool = False  # a task listed under "Next steps" rather than left unfinished
+    why: str = ""  # what made it memory, for `mem commit --explain`
 
 
 class Unit(NamedTuple):
@@ -119,6 +120,7 @@ QUESTION_WORD = re.compile(
     r"|wann|welche\w*)\b",
     re.IGNORECASE,
 )
+QUOTE_CHARS = 40  # how much of a matched cue `--explain` shows
 STATEMENT_WORDS = 5  # a report's line ending in a colon this long also states something
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
 UNSIGNALLED_FACTS = 2  # a document's facts that show no signal of meaning, kept in order
@@ -418,7 +420,7 @@ def extract(
         if size(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
-            yield Candidate("tasks", "task", cap(body))
+            yield Candidate("tasks", "task", cap(body), why="an unticked box")
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
@@ -434,7 +436,9 @@ def extract(
             if found is not None and found.category == "facts":
                 yield found
             elif not is_narration(body, cues):
-                yield Candidate("tasks", "task", cap(body), is_next_step=True)
+                yield Candidate(
+                    "tasks", "task", cap(body), is_next_step=True, why=f"under '{heading}'"
+                )
             continue
         if (
             found is None
@@ -452,7 +456,8 @@ def extract(
             and not is_narration(body, cues)
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
         ):
-            found = Candidate(filing[0], filing[1], cap(body))
+            where = "the answer to 'what went wrong?'" if filing == default else "its heading"
+            found = Candidate(filing[0], filing[1], cap(body), why=where)
         if found is None and signals and not report and is_statement(body, cues):
             found = meaning(body, cues, listed=False, slots=signals)
         if found is None and report and is_statement(body, cues):
@@ -518,20 +523,22 @@ def meaning(
     In a `person`'s document (a spec, an issue) a change is a request the session goes on to
     do, not a decision made; its rules ("must", "never", "only") are what to keep."""
     probe = straight(body[:RULE_WINDOW])
-    if person and cues.obligation.search(probe):
-        return Candidate("facts", "preference", cap(body))
+    if person and (said := cues.obligation.search(probe)):
+        return Candidate(
+            "facts", "preference", cap(body), why=f"a rule of the person's: '{said[0]}'"
+        )
     if person and cues.request.search(probe):
         return None  # work the session goes on to do
     for pattern, slot, category, kind in cues.meaning:
-        if pattern.search(probe):
+        if signal := pattern.search(probe):
             if (person and slot == "change") or (slots is not None and slot not in slots):
                 return None
-            return Candidate(category, kind, cap(body))
+            return Candidate(category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}")
     if slots is not None:
         return None
     if not listed or not ANCHOR.search(probe):
         return None
-    return Candidate("facts", "fact", cap(body))
+    return Candidate("facts", "fact", cap(body), why="a listed fact naming something")
 
 
 def is_narration(body: str, cues: Compiled) -> bool:
@@ -564,26 +571,34 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
         return None
     for pattern, slot, category, kind in cues.lead_ins:
         if found := pattern.search(probe):
+            why = f"label {quoted(found[0])}"
             if slot == "warning" and facts_rule(probe[found.end() :].strip(), cues):
-                return Candidate("facts", "convention", cap(sentence))  # "Heads-up: X lives in Y"
-            return filed(category, kind, sentence, cues)
+                # "Heads-up: X lives in Y"
+                return Candidate("facts", "convention", cap(sentence), why=why)
+            return filed(category, kind, sentence, cues, why)
     if cues.narration.search(probe) and not cues.decided_in_passing.search(probe):
         return None
     if cues.general.search(probe) and not cues.specific.search(probe):
         return None
     if cues.hedge.search(probe):
         return None  # a guess on the way, not what was found
-    for pattern, _, category, kind in cues.rules:
-        if pattern.search(probe):
-            return filed(category, kind, sentence, cues)
+    for pattern, slot, category, kind in cues.rules:
+        if found := pattern.search(probe):
+            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(found[0])}")
     return None
 
 
-def filed(category: str, kind: str, sentence: str, cues: Compiled) -> Candidate:
+def quoted(cue: str) -> str:
+    """The words a rule matched, quoted for `--explain` (a long match cut short)."""
+    cue = " ".join(cue.split())
+    return f"'{cue if len(cue) <= QUOTE_CHARS else cue[: QUOTE_CHARS - 1] + '…'}'"
+
+
+def filed(category: str, kind: str, sentence: str, cues: Compiled, why: str = "") -> Candidate:
     """A candidate of the sentence; a task is stored without its label ("TODO:")."""
     if category == "tasks":
         sentence = cues.task_label.sub("", sentence) or sentence
-    return Candidate(category, kind, cap(sentence))
+    return Candidate(category, kind, cap(sentence), why=why)
 
 
 def facts_rule(text: str, cues: Compiled) -> bool:
@@ -620,7 +635,7 @@ def diagnosis(text: str) -> list[Candidate]:
             and cues.diagnosis.search(body)
             and not is_narration(body, cues)
         ):
-            return [Candidate("lessons", "lesson", cap(body))]
+            return [Candidate("lessons", "lesson", cap(body), why="said after a failed command")]
         return []
     return []
 
@@ -667,6 +682,7 @@ def from_person(text: str) -> Iterator[Candidate]:
         if found is not None and found.category in ("facts", "tasks"):
             yield found
         elif cues.user_fact.search(body):
-            yield Candidate("facts", "fact", cap(body))
+            yield Candidate("facts", "fact", cap(body), why="the person states it")
         elif cues.user_preference.search(body) or cues.obligation.search(straight(body)):
-            yield Candidate("facts", "preference", cap(body))  # the person's own rule
+            # The person's own rule.
+            yield Candidate("facts", "preference", cap(body), why="a rule of the person's")

@@ -85,6 +85,7 @@ class Batch:
 class FileResult:
     added: list[Entry] = field(default_factory=list)
     reinforced: list[Entry] = field(default_factory=list)
+    why: dict[str, str] = field(default_factory=dict)  # entry id -> what made it memory
 
 
 def lines_of(stream: BinaryIO, copy: BinaryIO | None = None) -> Iterator[str]:
@@ -296,6 +297,7 @@ def store_reading(
         )
     added: list[Entry] = []
     reinforced: list[Entry] = []
+    why: dict[str, str] = {}
     for category, candidates in reading.batch.by_category.items():
         keys = reading.batch.keys_of(category)
         result = store_candidates(
@@ -308,6 +310,7 @@ def store_reading(
         )
         added += result.added
         reinforced += result.reinforced
+        why.update(result.why)
         if not dry_run and candidates:
             ledger.progress(vault, agent, run, keys)
     handoff = None
@@ -339,6 +342,7 @@ def store_reading(
         False,
         reading.skipped,
         reading.batch.left_out,
+        tuple((entry.id, why.get(entry.id, "")) for entry in added),
     )
 
 
@@ -577,6 +581,7 @@ def store_candidates(
     def merge(old: str) -> str:
         result.added.clear()
         result.reinforced.clear()
+        result.why.clear()
         text = old or entry_codec.new_file_text(folder_agent, ref.category)
         parsed = entry_codec.parse_ref(text, ref)
         live = [span.entry for span in parsed.spans if not span.entry.is_superseded]
@@ -589,6 +594,7 @@ def store_candidates(
                 times[twin.id] = times.get(twin.id, 0) + 1
                 continue
             entry_id = entry_codec.new_entry_id(moment)
+            result.why[entry_id] = candidate.why
             body = f"- [ ] {candidate.text}" if candidate.category == "tasks" else candidate.text
             blocks.append(
                 entry_codec.render_entry(

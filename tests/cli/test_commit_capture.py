@@ -234,3 +234,23 @@ def test_a_commit_says_what_it_left_out_past_the_most_it_stores(mem, vault):
         mem("commit", "--agent", "dev", "--dry-run", input=many.replace("move", "port"))
     ).stdout
     assert "left out 20 more: one commit stores at most 500" in said
+
+
+def test_explain_says_where_each_entry_was_found_and_what_made_it_memory(mem, vault):
+    output = (
+        "The deploy failed because `pnpm` was missing from the runner image.\n\n"
+        "- The change is uncommitted on `next`.\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", "--explain", input=output))
+    assert {entry["body"]: entry["why"] for entry in report["added"]} == {
+        "The deploy failed because `pnpm` was missing from the runner image.": (
+            "the agent's report: lesson cue 'The deploy failed because'"
+        ),
+        "- [ ] The change is uncommitted on `next`.": (
+            "the agent's report: open signal 'uncommitted'"
+        ),
+    }
+    said = ok(mem("commit", "--agent", "qa", "--dry-run", "--explain", input=output)).stdout
+    assert "why: the agent's report: open signal 'uncommitted'" in said
+    plain = data(mem("commit", "--agent", "qa", "--json", "--dry-run", input=output))
+    assert all("why" not in entry for entry in plain["added"])

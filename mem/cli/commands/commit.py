@@ -39,6 +39,10 @@ def commit(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Store nothing; print what would be stored.")
     ] = False,
+    explain: Annotated[
+        bool,
+        typer.Option("--explain", help="Say, for each entry added, what made it memory."),
+    ] = False,
     agent: AgentOption = None,
     vault: VaultOption = None,
     as_json: JsonFlag = False,
@@ -61,7 +65,7 @@ def commit(
     if file is not None and not tee:
         # Read from where the last commit of this file reached (only what was appended).
         report = commit_service.commit_file(settings, file, output_format, dry_run=dry_run)
-        render.committed(report, as_json)
+        render.committed(report, as_json, explain=explain)
         return
     try:
         stream: BinaryIO = file.open("rb") if file is not None else sys.stdin.buffer
@@ -79,4 +83,4 @@ def commit(
                 # the agent's output must reach the rest of the pipe.
                 for _ in commit_service.lines_of(stream, copy):
                     pass
-    render.committed(report, as_json, to_stderr=tee)
+    render.committed(report, as_json, to_stderr=tee, explain=explain)

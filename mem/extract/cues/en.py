@@ -472,7 +472,7 @@ CUES = Cues(
                 r"|missing|race\s+condition|regression|overwrit\w*|los(?:es|ing|t)|stale|conflicts?"
                 r"|problem|issue|gotcha|tricky|flaky|never|not\s+(?:being|found|recognized|set|called"
                 r"|loaded|attached|ignored|supported|allowed)|doesn't|does\s+not|didn't|did\s+not"
-                r"|isn't|wasn't|aren't|weren't|can't|cannot|couldn't|won't|unable|invalid|ignored"
+                r"|isn't|wasn't|aren't|weren't|can't|cannot|couldn't|won't|unable|invalid"
                 r"|undefined|deprecated|outdated|mismatch\w*|typo|mistakes?)\b"
             ),
         ),
