@@ -13,8 +13,8 @@ from mem.extract.patterns import Candidate
 
 MIN_REPLY = 200  # shorter assistant text before the reply (a thought, a tool note) is not it
 SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rules decide
-# A compaction summary's pending tasks stand only if the session stopped there: the work that
-# follows a summary is that list being done, and only the final report says what is left.
+# A compaction summary's (or the person's) tasks stand only if the session stopped there: the
+# work that follows them is that list being done, and only the final report says what is left.
 WORK_AFTER_SUMMARY = 2
 COMMIT_WHY = "a commit subject the agent wrote"
 PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
@@ -30,8 +30,12 @@ class Capture:
         self.since_commit: list[Candidate] = []  # mined since the last commit
         self.by_commit: dict[str, list[Candidate]] = {}  # what led to each commit
         self.retracted: list[Candidate] = []  # what led to a commit that was taken back
-        self.pending: list[Candidate] = []  # a compaction summary's tasks, until the end
-        self.work_after_summary = 0
+        # Tasks a compaction summary or the person listed, until the end: each stands only if
+        # little work followed it (`pending_at`: the work done when it was listed).
+        self.pending: list[Candidate] = []
+        self.pending_at: list[int] = []
+        self.work = 0  # the agent's messages so far that said or changed something
+        self.open_tasks: list[Candidate] = []  # tasks the agent left, until it does them
         # The last assistant text (maybe a report) and the messages without text after it.
         self.held: list[tuple[Message, str]] = []
 
@@ -70,7 +74,10 @@ class Capture:
         return found
 
     def judged(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
+        if message.role == "assistant" and text.strip() and self.open_tasks:
+            self.close_tasks_done_in(text)
         found = self.mined(message, text, report)
+        self.open_tasks += [c for c in found if c.category == "tasks"]
         if message.role == "user":
             self.since_commit = []  # a new request: what follows leads to the next commit
         if found and message.role == "assistant":
@@ -99,21 +106,18 @@ class Capture:
         ]
 
     def found_in(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
-        if self.pending and message.role == "assistant":
-            self.work_after_summary += bool(text.strip() or message.files or message.commits)
+        if message.role == "assistant":
+            self.work += bool(text.strip() or message.files or message.commits)
         if message.role == "assistant" and message.commits:
             return [*self.committed(message), *self.found_in(message._replace(commits=()), text)]
         if not text.strip():
             return []
         if message.role == "user":
             self.asked_why = patterns.is_why_question(text)
+            # What the person asks for or lists (in a prompt, an earlier session's summary, an
+            # issue) is work the session that follows often does: its tasks wait for the end.
             found = list(patterns.from_person(text))
-            if len(text) <= patterns.LONG_PROMPT_CHARS:
-                return found
-            # A document the person gave (an earlier session's summary, an issue, a plan)
-            # lists work the session that follows often does: its tasks wait for the end.
-            self.pending += [c for c in found if c.category == "tasks"]
-            self.work_after_summary = 0
+            self.wait([c for c in found if c.category == "tasks"])
             return [c for c in found if c.category != "tasks"]
         if message.role == "summary":
             return list(self.from_summary(text))
@@ -144,16 +148,30 @@ class Capture:
     def from_summary(self, text: str) -> Iterator[Candidate]:
         """A compaction summary, mined section by section; its pending tasks wait for the end,
         since the session that follows often does them."""
-        for candidate in patterns.extract(text, report=True):
-            if candidate.category == "tasks":
-                self.pending.append(candidate)
-            else:
-                yield candidate
+        found = list(patterns.extract(text, report=True))
+        self.wait([c for c in found if c.category == "tasks"])
+        yield from (c for c in found if c.category != "tasks")
+
+    def wait(self, tasks: list[Candidate]) -> None:
+        self.pending += tasks
+        self.pending_at += [self.work] * len(tasks)
+
+    def close_tasks_done_in(self, text: str) -> None:
+        """A task the agent left and a later message reports done ("Rebuilt the index" after
+        "Next: rebuild the index") is no longer open: it is taken back."""
+        done = [task for task in self.open_tasks if patterns.reports_done(task.text, text)]
+        if done:
+            self.retracted += done
+            self.open_tasks = [task for task in self.open_tasks if task not in done]
 
     def finish(self) -> list[Candidate]:
         """What only the whole session tells: its last report, the pending tasks it left."""
         found = self.release(report=True)
-        return found + (self.pending if self.work_after_summary < WORK_AFTER_SUMMARY else [])
+        return found + [
+            task
+            for task, at in zip(self.pending, self.pending_at, strict=True)
+            if self.work - at < WORK_AFTER_SUMMARY
+        ]
 
 
 def origin_of(message: Message, text: str, report: bool) -> str:

@@ -120,6 +120,16 @@ QUESTION_WORD = re.compile(
     r"|wann|welche\w*)\b",
     re.IGNORECASE,
 )
+# A task reported done later: most of its words again, beside a word that says it is done.
+DONE = re.compile(
+    r"\b(?:done|finished|completed?|fixed|resolved|implemented|added|updated|rebuilt|removed"
+    r"|merged|pushed|committed|created|migrated|now\s+\w+s)\b|✅|\[x\]|conclu[ií]d|feito|完成"
+    r"|erledigt|behoben|完了",
+    re.IGNORECASE,
+)
+DONE_WORDS = 3  # a task this short says too little to be recognised done
+DONE_SHARE = 0.6
+STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
 QUOTE_CHARS = 40  # how much of a matched cue `--explain` shows
 STATEMENT_WORDS = 5  # a report's line ending in a colon this long also states something
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
@@ -539,6 +549,27 @@ def meaning(
     if not listed or not ANCHOR.search(probe):
         return None
     return Candidate("facts", "fact", cap(body), why="a listed fact naming something")
+
+
+def reports_done(task: str, text: str) -> bool:
+    """Whether `text` reports the task done: a sentence of it holds most of the task's words
+    and says the work was done ("Rebuilt the search index" for "rebuild the search index")."""
+    wanted = content_words(task)
+    if len(wanted) < DONE_WORDS:
+        return False
+    cues = compiled()
+    for sentence in sentences(text, cues):
+        said = content_words(sentence)
+        if len(wanted & said) >= DONE_SHARE * len(wanted) and (
+            DONE.search(sentence) or cues.outcome.search(sentence.strip())
+        ):
+            return True
+    return False
+
+
+def content_words(text: str) -> frozenset[str]:
+    """A text's words of four letters or more, their endings cut ("rebuilt" meets "rebuild")."""
+    return frozenset(word[:STEM] for word in re.findall(r"[^\W\d_]{4,}", text.lower()))
 
 
 def is_narration(body: str, cues: Compiled) -> bool:

@@ -80,6 +80,12 @@ class SessionSummary:
     output_tokens: int = 0
     failed: bool = False
 
+    def drop(self, texts: list[str]) -> None:
+        """Forget decisions and tasks taken back (a change undone, a task done later)."""
+        gone = set(texts)
+        for items in (self.decisions, self.unfinished, self.next_steps):
+            items[:] = [item for item in items if item not in gone]
+
     def drop_commits(self, shas: set[str]) -> None:
         """Forget commits the session took back (`/undo`)."""
         self.commits = [commit for commit in self.commits if commit.split(" ", 1)[0] not in shas]

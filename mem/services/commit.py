@@ -423,6 +423,7 @@ def read_session(
     reading.summary.fold(last)
     for candidate in capture.retracted:
         reading.batch.remove(candidate)
+    reading.summary.drop([candidate.text for candidate in capture.retracted])
     reading.summary.drop_commits(capture.undone)
     reading.redactions += counter[0]
     return reading

@@ -224,3 +224,36 @@ def test_phrasings_the_rules_once_missed_are_caught_by_structure_and_meaning():
 )
 def test_a_persons_short_rule_is_kept_in_any_language(rule):
     assert [(c.category, c.text) for c in patterns.from_person(rule)] == [("facts", rule)]
+
+
+def test_a_task_the_agent_reports_done_later_is_taken_back():
+    capture = Capture()
+    steps = [
+        Message("user", "migrate the search"),
+        Message("assistant", "Next step: rebuild the search index after the migration."),
+        Message("user", "go on"),
+        Message("assistant", "Rebuilt the search index; queries return the new fields."),
+        Message("user", "thanks"),
+    ]
+    found = []
+    for message in steps:
+        found += capture.mine(message, message.text)
+    found += capture.finish()
+    tasks = [c.text for c in found if c.category == "tasks"]
+    assert tasks == ["rebuild the search index after the migration."]
+    assert [c.text for c in capture.retracted] == tasks
+
+
+def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_it():
+    asked = "The blog looks nice, but I am missing a nice header image."
+    worked = Capture()
+    for message in [
+        Message("user", asked),
+        Message("assistant", files=("src/header.astro",)),
+        Message("assistant", "Added a header image to the layout in `src/header.astro`."),
+    ]:
+        worked.mine(message, message.text)
+    assert [c.category for c in worked.finish()] == ["decisions"]
+    left = Capture()
+    left.mine(Message("user", asked), asked)
+    assert [(c.category, c.text) for c in left.finish()] == [("tasks", asked)]
