@@ -130,6 +130,9 @@ DONE = re.compile(
 DONE_WORDS = 3  # a task this short says too little to be recognised done
 DONE_SHARE = 0.6
 STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
+# In a person's document, a change is work asked for and a failure the problem to solve; what
+# it states of the project without a rule or a cause is context for this session only.
+PERSON_SKIPS = frozenset({"change", "failure"})
 QUOTE_CHARS = 40  # how much of a matched cue `--explain` shows
 STATEMENT_WORDS = 5  # a report's line ending in a colon this long also states something
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
@@ -531,7 +534,8 @@ def meaning(
     later session could look up (a fact that names nothing is chatter: "This looks solid").
 
     In a `person`'s document (a spec, an issue) a change is a request the session goes on to
-    do, not a decision made; its rules ("must", "never", "only") are what to keep."""
+    do and a failure the problem it is to solve, not what was found; its rules ("must",
+    "never") and the causes and choices it states are what to keep."""
     probe = straight(body[:RULE_WINDOW])
     if person and (said := cues.obligation.search(probe)):
         return Candidate(
@@ -541,12 +545,12 @@ def meaning(
         return None  # work the session goes on to do
     for pattern, slot, category, kind in cues.meaning:
         if signal := pattern.search(probe):
-            if (person and slot == "change") or (slots is not None and slot not in slots):
+            if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
                 return None
             return Candidate(category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}")
     if slots is not None:
         return None
-    if not listed or not ANCHOR.search(probe):
+    if person or not listed or not ANCHOR.search(probe):
         return None
     return Candidate("facts", "fact", cap(body), why="a listed fact naming something")
 
