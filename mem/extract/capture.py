@@ -121,6 +121,8 @@ class Capture:
             return [c for c in found if c.category != "tasks"]
         if message.role == "summary":
             return list(self.from_summary(text))
+        if message.role == "thinking":
+            return []  # the way to an answer: what holds is said again in the answer
         default = None
         if self.asked_why and len(text) <= SHORT_ANSWER:
             default = ("lessons", "lesson")  # the answer to "what went wrong?" explains a cause

@@ -88,10 +88,10 @@ ANCHOR = re.compile(
     r"`[^`]+`|\w/\w|\b\w+\.[a-z]{1,5}\b|\d|https?://|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*"
     r"|\b\w+_\w+|\b[A-Z]{2,}\b|\"[^\"]{2,}\"|[^\x00-\u024f]{2,}"
 )
-# A test run's status is no memory: "All 18 tests passing" (what ran it, in `code`, may be).
+# A test run's status is no memory: "All 18 tests passing", "72 tests pass with `pytest`".
 STATUS_LINE = re.compile(
-    r"^(?:all\s+)?(?:\d+\s+)?(?:\w+\s+){0,3}(?:tests?|checks?|specs?|builds?)\b[^`]{0,40}"
-    r"\b(?:pass|passes|passed|passing|green|ok|succeed\w*)\b[^`]*$"
+    r"^(?:all\s+)?(?:\d+\s+)?(?:\w+\s+){0,3}(?:tests?|checks?|specs?|builds?|lint)\b.{0,40}"
+    r"\b(?:pass|passes|passed|passing|green|ok|succeed\w*|clean)\b"
     r"|^\(?(?:all\s+)?(?:items?|tasks?|todos?)\s+(?:completed|done)\b",
     re.IGNORECASE,
 )
@@ -130,11 +130,37 @@ DONE = re.compile(
 DONE_WORDS = 3  # a task this short says too little to be recognised done
 DONE_SHARE = 0.6
 STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
+# What a statement's words say of it, read when no rule claims it (see `meaning`):
+DANGLING = re.compile(
+    r"^(?:but|so|and|then|also|however|that|this|these|those|they|it|it's|its|he|she|mas|ent[aã]o"
+    r"|eles|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
+    re.IGNORECASE,
+)
+PERCEIVING = re.compile(
+    r"\b(?:don't|do\s+not|dont|can't|cannot)\s+(?:see|know|think|find|understand|believe"
+    r"|remember|have)\b",
+    re.IGNORECASE,
+)
+ACTION_START = re.compile(
+    r"^(?:\S+\s+){0,1}(?:added|created|deleted|removed|updated|opened|fixed|wrote|ran|moved"
+    r"|renamed|implemented|verified|checked|made|set|changed|replaced|pushed|committed|merged"
+    r"|resolved|closed)\b",
+    re.IGNORECASE,
+)
+FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
+UNRELATED = re.compile(r"\bunrelated\b|\bnot\s+(?:part\s+of|ours)\b", re.IGNORECASE)
+FACT_ANCHOR = re.compile(
+    r"`[^`]+`|\w/\w|\b\w+\.[a-z]{1,5}\b|https?://|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*"
+    r"|\b\w+_\w+|\b[A-Z]{2,}\b|[A-Za-z]\d|\d[A-Za-z]"
+)
+LOCAL_LINK = re.compile(r"file://|\]\(/(?:Users|home|tmp|var)/|[A-Z]:[\\/]Users", re.IGNORECASE)
+FACT_WORDS = 3
 # In a person's document, a change is work asked for and a failure the problem to solve; what
 # it states of the project without a rule or a cause is context for this session only.
 PERSON_SKIPS = frozenset({"change", "failure"})
 QUOTE_CHARS = 40  # how much of a matched cue `--explain` shows
 STATEMENT_WORDS = 5  # a report's line ending in a colon this long also states something
+LABEL_PREFIX = re.compile(r"^[\w ]{2,30}:\s+")  # "Implementation: All 72 tests pass"
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
 UNSIGNALLED_FACTS = 2  # a document's facts that show no signal of meaning, kept in order
 HEADING_CONTEXT = 60  # a heading this short is kept before the items under it
@@ -403,6 +429,8 @@ def extract(
             if unit.kind == "heading":
                 section, section_block, introduced = filing, None, []
                 heading = clean(MARKER.sub("", unit.text)).strip(" :：")
+                if NUMBERED_HEADING.match(heading) or CAPS_HEADING.match(heading):
+                    heading = ""  # a long document's section title: too far from its items
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing)]
             continue
@@ -514,6 +542,7 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not cues.general.search(body)
         and not body.endswith((":", "：", "？"))
         and not STATUS_LINE.search(body)
+        and not STATUS_LINE.search(LABEL_PREFIX.sub("", body))
         and not SUMMARY_LABEL.match(body)
         and not THOUGHT_LABEL.match(body)
         and not TOOL_LINE.match(body)
@@ -537,22 +566,48 @@ def meaning(
     do and a failure the problem it is to solve, not what was found; its rules ("must",
     "never") and the causes and choices it states are what to keep."""
     probe = straight(body[:RULE_WINDOW])
-    if person and (said := cues.obligation.search(probe)):
+    if UNRELATED.search(probe):
+        return None  # "Unrelated files remain uncommitted": not this work's
+    if person and (said := cues.obligation.search(probe)) and not PERCEIVING.search(probe):
         return Candidate(
-            "facts", "preference", cap(body), why=f"a rule of the person's: '{said[0]}'"
+            "facts", "preference", cap(body), why=f"a rule of the person's: {quoted(said[0])}"
         )
+    if DANGLING.match(probe):
+        return None  # "But the database has no record": half of a thought said before it
     if person and cues.request.search(probe):
         return None  # work the session goes on to do
     for pattern, slot, category, kind in cues.meaning:
         if signal := pattern.search(probe):
             if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
                 return None
+            if not holds(slot, probe):
+                continue  # another signal may still file it ("Added error handling": a change)
             return Candidate(category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}")
-    if slots is not None:
+    if slots is not None or person or not listed:
         return None
-    if person or not listed or not ANCHOR.search(probe):
+    if not names_something(probe):
         return None
     return Candidate("facts", "fact", cap(body), why="a listed fact naming something")
+
+
+def holds(slot: str, probe: str) -> bool:
+    """Whether a statement a signal files is memory rather than the session's log: a failure
+    word in a sentence that reports an action ("Deleted the stale records") or in a few words
+    says what broke, not what was learned. (A change made is a decision, with or without its
+    reason: the fix that landed.)"""
+    if slot == "failure":
+        return not ACTION_START.match(probe) and len(probe.split()) >= FAILURE_WORDS
+    return True
+
+
+def names_something(probe: str) -> bool:
+    """Whether a listed fact names something a later session can look up (code, a path, an
+    identifier, a URL; a count alone is not it) in a clause of its own (three words or more
+    besides the names), and is no link into the agent's own files."""
+    if LOCAL_LINK.search(probe) or not FACT_ANCHOR.search(probe):
+        return False
+    words = re.findall(r"[^\W\d_]{2,}", INLINE_CODE.sub(" ", probe))
+    return len(words) >= FACT_WORDS
 
 
 def reports_done(task: str, text: str) -> bool:

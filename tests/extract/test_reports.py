@@ -128,13 +128,12 @@ def test_headings_drawn_without_a_hash_head_the_items_under_them():
         "- `colors.cyan` is undefined in `palette.lua`, so the group renders black\n"
     )
     assert report(text) == [
-        ("facts", "1.1 Missing options: `setup({})` takes no options at all"),
+        # A numbered section title files what it heads but is too far from it to stand
+        # before it; a short one ("Known issues") does.
+        ("facts", "`setup({})` takes no options at all"),
         (
             "lessons",
-            (
-                "2. KNOWN BUGS: `colors.cyan` is undefined in `palette.lua`, so the group "
-                "renders black"
-            ),
+            ("`colors.cyan` is undefined in `palette.lua`, so the group renders black"),
         ),
     ]
 
@@ -257,3 +256,29 @@ def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_i
     left = Capture()
     left.mine(Message("user", asked), asked)
     assert [(c.category, c.text) for c in left.finish()] == [("tasks", asked)]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("But the session database doesn't have a record for this session yet.", []),
+        (  # an action, with a failure word in it: a change made, not a lesson
+            "- Deleted all 20 stale `production` deployment records from the repo.",
+            [("decisions", "Deleted all 20 stale `production` deployment records from the repo.")],
+        ),
+        ("- Unrelated `.entire/` and `.github/hooks/` remain uncommitted.", []),
+        ("- `.so/config.yaml`, `discovery.json`, `evals/`, `guardrails/`", []),
+        ("- [implementation_plan.md](file:///C:/Users/me/.gemini/brain/plan.md)", []),
+        ("- Tabela Detalhada: Lista completa das 2.089 oportunidades abertas", []),
+        ("- Implementation: All 72 unit tests pass cleanly with `uv run pytest`.", []),
+    ],
+)
+def test_a_report_leaves_out_fragments_inventories_status_and_others_work(said, kept):
+    assert report(said) == kept
+
+
+def test_the_agents_thinking_is_not_mined():
+    capture = Capture()
+    thought = "The root cause is that the hook runs before the index is written."
+    capture.mine(Message("thinking", thought), thought)
+    assert capture.finish() == []

@@ -237,9 +237,10 @@ CUES = Cues(
         ),
         "change": (
             (
-                r"^(?:\S+\s+){0,3}?(?:adicion\w+|remov\w+|mov\w+|alter\w+|atualiz\w+|renome\w+"
-                r"|corrig\w+|implement\w+|cri\w+|substitu\w+|troc\w+|ajust\w+|migr\w+|aument\w+"
-                r"|reduz\w+)\b"
+                # Portuguese forms only: a bare stem (`cri\w+`) would match English "critical".
+                r"^(?:\S+\s+){0,3}?(?:adicion|remov|alter|atualiz|renome|implement|cri|troc|ajust"
+                r"|migr|aument)(?:ei|ou|amos|aram|ado|ada|ados|adas)\b"
+                r"|^(?:\S+\s+){0,3}?(?:corrig|substitu|reduz|mov)(?:i|iu|imos|iram|ido|ida|eu|emos)\b"
             ),
             r"\bagora\s+\w+",
         ),
