@@ -36,6 +36,7 @@ class Capture:
         self.pending_at: list[int] = []
         self.work = 0  # the agent's messages so far that said or changed something
         self.open_tasks: list[Candidate] = []  # tasks the agent left, until it does them
+        self.claims: list[Candidate] = []  # what was found so far, until taken back
         # The last assistant text (maybe a report) and the messages without text after it.
         self.held: list[tuple[Message, str]] = []
 
@@ -74,10 +75,16 @@ class Capture:
         return found
 
     def judged(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
-        if message.role == "assistant" and text.strip() and self.open_tasks:
-            self.close_tasks_done_in(text)
+        taken_back: list[Candidate] = []
+        if message.role == "assistant" and text.strip():
+            if self.open_tasks:
+                self.close_tasks_done_in(text)
+            if self.claims:
+                taken_back = self.take_back_corrected(text)
         found = self.mined(message, text, report)
         self.open_tasks += [c for c in found if c.category == "tasks"]
+        self.claims += [c for c in found if c.category != "tasks"]
+        found = taken_back + found
         if message.role == "user":
             self.since_commit = []  # a new request: what follows leads to the next commit
         if found and message.role == "assistant":
@@ -157,6 +164,27 @@ class Capture:
     def wait(self, tasks: list[Candidate]) -> None:
         self.pending += tasks
         self.pending_at += [self.work] * len(tasks)
+
+    def take_back_corrected(self, text: str) -> list[Candidate]:
+        """Claims a later message takes back: one it says is wrong or was replaced is dropped;
+        a decision it says was reverted or did not work becomes a lesson of what not to do."""
+        lessons: list[Candidate] = []
+        for claim in list(self.claims):
+            how = patterns.correction(claim.text, text)
+            if not how:
+                continue
+            self.claims.remove(claim)
+            self.retracted.append(claim)
+            if how == "revert" and claim.category == "decisions":
+                lessons.append(
+                    claim._replace(
+                        category="lessons",
+                        kind="lesson",
+                        text=patterns.cap(f"Tried, then taken back: {claim.text}"),
+                        why=f"{claim.why}; a later message says it was reverted or did not work",
+                    )
+                )
+        return lessons
 
     def close_tasks_done_in(self, text: str) -> None:
         """A task the agent left and a later message reports done ("Rebuilt the index" after

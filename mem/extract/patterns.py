@@ -127,6 +127,19 @@ DONE = re.compile(
     r"|erledigt|behoben|完了",
     re.IGNORECASE,
 )
+# A later sentence that takes an earlier claim back: undone, or wrong, or replaced.
+REVERTED = re.compile(
+    r"\b(?:revert(?:ed|ing)?|roll(?:ed)?\s+back|undid|undone|didn't\s+work|did\s+not\s+work"
+    r"|doesn't\s+work|broke\s+the|failed\s+to\s+(?:compile|build)|revertid|desfeit|rückgängig)"
+    r"|回滚|撤销|恢复",
+    re.IGNORECASE,
+)
+CORRECTED = re.compile(
+    r"\b(?:actually|correction|i\s+was\s+wrong|that\s+was\s+wrong|not\s+quite|on\s+second"
+    r"\s+thought|na\s+verdade|corrigindo|eigentlich|korrektur)\b|实际上|更正|実際には|訂正",
+    re.IGNORECASE,
+)
+CORRECTED_SHARE = 0.6  # of an earlier claim's words a later sentence names to take it back
 DONE_WORDS = 3  # a task this short says too little to be recognised done
 DONE_SHARE = 0.6
 STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
@@ -154,7 +167,9 @@ FACT_ANCHOR = re.compile(
     r"|\b\w+_\w+|\b[A-Z]{2,}\b|[A-Za-z]\d|\d[A-Za-z]"
 )
 LOCAL_LINK = re.compile(r"file://|\]\(/(?:Users|home|tmp|var)/|[A-Z]:[\\/]Users", re.IGNORECASE)
-FACT_WORDS = 3
+PATH_LIKE = re.compile(r"/|\.[A-Za-z]{1,5}`?$")  # `src/x`, `discovery.json`: a place, not words
+FACT_WORDS = 3  # a listed fact says at least this many words besides paths
+STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
 # In a person's document, a change is work asked for and a failure the problem to solve; what
 # it states of the project without a rule or a cause is context for this session only.
 PERSON_SKIPS = frozenset({"change", "failure"})
@@ -478,7 +493,7 @@ def extract(
                 yield found
             elif not is_narration(body, cues):
                 yield Candidate(
-                    "tasks", "task", cap(body), is_next_step=True, why=f"under '{heading}'"
+                    "tasks", "task", cap(body), is_next_step=True, why="listed as a next step"
                 )
             continue
         if (
@@ -576,8 +591,12 @@ def meaning(
         return None  # "But the database has no record": half of a thought said before it
     if person and cues.request.search(probe):
         return None  # work the session goes on to do
+    if said_words(probe, paths=True) < STATEMENT_MIN_WORDS and not listed:
+        return None  # "Improve Windows test reliability": a title, not a statement
     for pattern, slot, category, kind in cues.meaning:
         if signal := pattern.search(probe):
+            if said_words(probe, paths=True) < STATEMENT_MIN_WORDS:
+                continue  # too few words for what a signal says; a listed fact may still hold
             if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
                 return None
             if not holds(slot, probe):
@@ -606,8 +625,19 @@ def names_something(probe: str) -> bool:
     besides the names), and is no link into the agent's own files."""
     if LOCAL_LINK.search(probe) or not FACT_ANCHOR.search(probe):
         return False
-    words = re.findall(r"[^\W\d_]{2,}", INLINE_CODE.sub(" ", probe))
-    return len(words) >= FACT_WORDS
+    return said_words(probe) >= FACT_WORDS
+
+
+def said_words(text: str, paths: bool = False) -> int:
+    """How many words a statement says, a `code span` counting as one and a bare path as none
+    ("environment.lua:56-73" says nothing; "Kaolin URL: `https://…`" says three); a quoted
+    path counts only where it is the object of something said (`paths`). A CJK character
+    counts as half a word."""
+    text = INLINE_CODE.sub(
+        lambda m: " " if PATH_LIKE.search(m[0]) and not paths else " code ", text
+    )
+    words = [w for w in re.findall(r"\S+", text) if re.search(r"[^\W\d_]{2,}", w) and "/" not in w]
+    return len(words) + sum(ord(char) >= WIDE for char in text) // 2
 
 
 def reports_done(task: str, text: str) -> bool:
@@ -624,6 +654,23 @@ def reports_done(task: str, text: str) -> bool:
         ):
             return True
     return False
+
+
+def correction(claim: str, text: str) -> str:
+    """How `text` takes an earlier claim back, if a sentence of it speaks of most of the same
+    things: "revert" (the attempt was undone or did not work), "correct" (it was wrong, or
+    something else was done instead), or ""."""
+    wanted = content_words(claim)
+    if len(wanted) < DONE_WORDS:
+        return ""
+    for sentence in sentences(text, compiled()):
+        if len(wanted & content_words(sentence)) < CORRECTED_SHARE * len(wanted):
+            continue
+        if REVERTED.search(sentence):
+            return "revert"
+        if CORRECTED.search(sentence):
+            return "correct"
+    return ""
 
 
 def content_words(text: str) -> frozenset[str]:

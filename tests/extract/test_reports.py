@@ -282,3 +282,35 @@ def test_the_agents_thinking_is_not_mined():
     thought = "The root cause is that the hook runs before the index is written."
     capture.mine(Message("thinking", thought), thought)
     assert capture.finish() == []
+
+
+def test_a_claim_a_later_message_corrects_is_dropped_and_a_reverted_change_is_a_lesson():
+    capture = Capture()
+    steps = [
+        Message("user", "why is the pack limit not configurable?"),
+        Message(
+            "assistant", "The `TargetMaxPackBytes` option isn't reachable from the public API."
+        ),
+        Message("user", "are you sure?"),
+        Message(
+            "assistant",
+            "Actually the `TargetMaxPackBytes` option is reachable from the public API "
+            "through `AdvancedOptions`.",
+        ),
+        Message("user", "ok, and the cache?"),
+        Message("assistant", "Switched the session cache to Redis so restarts keep sessions."),
+        Message("user", "the tests hang"),
+        Message("assistant", "Reverted the switch of the session cache to Redis: the tests hang."),
+        Message("user", "thanks"),
+    ]
+    found = []
+    for message in steps:
+        found += capture.mine(message, message.text)
+    found += capture.finish()
+    texts = [(c.category, c.text) for c in found if c not in capture.retracted]
+    assert not any("isn't reachable" in text for _, text in texts)
+    assert (
+        "lessons",
+        "Tried, then taken back: Switched the session cache to Redis so restarts keep sessions.",
+    ) in texts
+    assert not any(c == "decisions" and "Switched" in t for c, t in texts)

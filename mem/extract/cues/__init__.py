@@ -240,7 +240,7 @@ def compiled() -> Compiled:
     # exclamation mark ends one whatever follows, since people type prompts in lower case.
     # A number that counts items ("Next step: 1. Rebuild") ends no sentence.
     sentence_end = (
-        r"(?<=[.!?])(?<![:\s]\d\.)(?<![:\s]\d\d\.)\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])"
+        r"(?<=[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])"
         r"|(?<=[!?])\s+(?=[a-zà-ý])"
     )
     if ends:

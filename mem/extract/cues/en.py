@@ -370,6 +370,10 @@ CUES = Cues(
         r"\b(?:for\s+now|for\s+this\s+run|temporarily)\b",
         r"^(?:the\s+)?user\s+(?:asked|wants|is\s+asking|is\s+thanking|said)\b",
         r"\bi'm\s+\w+ing\b[^.]*\bnow\b",
+        (  # "Since the sibling repo exists, I'm checking whether…"
+            r"\b(?:i'm|i\s+am|we're)\s+(?:checking|looking|reading|running|trying|testing|verifying"
+            r"|investigating|searching|inspecting|exploring|going\s+to)\b"
+        ),
         r"^here(?:'s|\s+is|\s+are)\b",  # "Here's what I found:" presents what follows  # "…; I'm creating and switching to it now."
         # The steps of the work, not what it found: "I looked into the failing test."
         (
