@@ -195,9 +195,11 @@ class SessionSummary:
                     fallback = cap(sentence)
             if told or fallback:
                 break  # the final report: older messages are the work on the way
+        # The commits' own subjects say the outcome in the agent's words for the next reader;
+        # a report's sentence may name one step of it ("Added two tests…").
         subjects = [c.split(" ", 1)[1] for c in self.commits if " " in c]
-        subjects = [s for s in subjects if not ROUTINE_COMMIT.match(s)] or subjects
-        return told or cap("; ".join(subjects[-3:])) or fallback
+        outcome = [s for s in subjects if not ROUTINE_COMMIT.match(s)]
+        return cap("; ".join(outcome[-3:])) or told or cap("; ".join(subjects[-3:])) or fallback
 
     @property
     def asked(self) -> str:

@@ -314,3 +314,33 @@ def test_a_claim_a_later_message_corrects_is_dropped_and_a_reverted_change_is_a_
         "Tried, then taken back: Switched the session cache to Redis so restarts keep sessions.",
     ) in texts
     assert not any(c == "decisions" and "Switched" in t for c, t in texts)
+
+
+def test_the_handoffs_what_is_the_commits_subject_before_a_step_the_report_names():
+    from mem.extract.summary import SessionSummary
+
+    summary = SessionSummary()
+    summary.take(Message("user", "Windows tests are flaky"), [])
+    summary.take(Message("assistant", commits=("ca3da16 Improve Windows test reliability",)), [])
+    summary.take(Message("assistant", "Created branch `fix/flaky` and committed as `ca3da16`."), [])
+    assert summary.what == "Improve Windows test reliability"
+    summary.take(Message("user", "thanks, and the docs?"), [])
+    summary.take(Message("assistant", "Fixed three inconsistencies in `PROTOCOL.md`."), [])
+    assert summary.what == "Improve Windows test reliability"  # the session's commits
+
+
+def test_the_handoffs_what_is_never_a_tool_line_an_exclamation_or_narration():
+    from mem.extract.summary import SessionSummary
+
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "Read file: src/start.ts\n\nGreat observation!\n\nLet me check the tests.\n\n"
+            "The session is now added to the database before its branch is created.",
+        ),
+        [],
+    )
+    assert summary.what == (
+        "The session is now added to the database before its branch is created."
+    )
