@@ -12,6 +12,14 @@ from mem.extract.capture import Capture
 from mem.extract.formats import Message
 
 
+def session(capture: Capture, steps: list[Message]) -> list:
+    """Every candidate a session's messages give, in order, its end included."""
+    found = []
+    for message in steps:
+        found += capture.mine(message, message.text)
+    return found + capture.finish()
+
+
 def report(text: str) -> list[tuple[str, str]]:
     return [(c.category, c.text) for c in patterns.extract(text, report=True)]
 
@@ -234,10 +242,7 @@ def test_a_task_the_agent_reports_done_later_is_taken_back():
         Message("assistant", "Rebuilt the search index; queries return the new fields."),
         Message("user", "thanks"),
     ]
-    found = []
-    for message in steps:
-        found += capture.mine(message, message.text)
-    found += capture.finish()
+    found = session(capture, steps)
     tasks = [c.text for c in found if c.category == "tasks"]
     assert tasks == ["rebuild the search index after the migration."]
     assert [c.text for c in capture.retracted] == tasks
@@ -303,10 +308,7 @@ def test_a_claim_a_later_message_corrects_is_dropped_and_a_reverted_change_is_a_
         Message("assistant", "Reverted the switch of the session cache to Redis: the tests hang."),
         Message("user", "thanks"),
     ]
-    found = []
-    for message in steps:
-        found += capture.mine(message, message.text)
-    found += capture.finish()
+    found = session(capture, steps)
     texts = [(c.category, c.text) for c in found if c not in capture.retracted]
     assert not any("isn't reachable" in text for _, text in texts)
     assert (
