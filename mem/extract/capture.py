@@ -16,6 +16,7 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 # A compaction summary's (or the person's) tasks stand only if the session stopped there: the
 # work that follows them is that list being done, and only the final report says what is left.
 WORK_AFTER_SUMMARY = 2
+HELD_CLAIMS = 100  # the latest claims and tasks a later message may take back
 COMMIT_WHY = "a commit subject the agent wrote"
 PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
 ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
@@ -76,14 +77,16 @@ class Capture:
 
     def judged(self, message: Message, text: str, report: bool = False) -> list[Candidate]:
         taken_back: list[Candidate] = []
-        if message.role == "assistant" and text.strip():
-            if self.open_tasks:
-                self.close_tasks_done_in(text)
-            if self.claims:
-                taken_back = self.take_back_corrected(text)
+        if message.role == "assistant" and text.strip() and (self.open_tasks or self.claims):
+            marks = patterns.marked(text)
+            if marks:
+                self.close_tasks_done(marks)
+                taken_back = self.take_back_corrected(marks)
         found = self.mined(message, text, report)
-        self.open_tasks += [c for c in found if c.category == "tasks"]
-        self.claims += [c for c in found if c.category != "tasks"]
+        self.open_tasks = [*self.open_tasks, *(c for c in found if c.category == "tasks")]
+        self.claims = [*self.claims, *(c for c in found if c.category != "tasks")]
+        # Only the latest are held against what follows: a session is corrected soon after.
+        self.open_tasks, self.claims = self.open_tasks[-HELD_CLAIMS:], self.claims[-HELD_CLAIMS:]
         found = taken_back + found
         if message.role == "user":
             self.since_commit = []  # a new request: what follows leads to the next commit
@@ -165,12 +168,20 @@ class Capture:
         self.pending += tasks
         self.pending_at += [self.work] * len(tasks)
 
-    def take_back_corrected(self, text: str) -> list[Candidate]:
-        """Claims a later message takes back: one it says is wrong or was replaced is dropped;
-        a decision it says was reverted or did not work becomes a lesson of what not to do."""
+    def take_back_corrected(self, marks: list[tuple[str, frozenset[str]]]) -> list[Candidate]:
+        """Claims a later message takes back: one it says is wrong is dropped; a decision it
+        says was reverted or did not work becomes a lesson of what not to do."""
         lessons: list[Candidate] = []
         for claim in list(self.claims):
-            how = patterns.correction(claim.text, text)
+            words = patterns.content_words(claim.text)
+            how = next(
+                (
+                    how
+                    for how, said in marks
+                    if how != "done" and patterns.covers(words, said, patterns.CORRECTED_SHARE)
+                ),
+                "",
+            )
             if not how:
                 continue
             self.claims.remove(claim)
@@ -186,10 +197,18 @@ class Capture:
                 )
         return lessons
 
-    def close_tasks_done_in(self, text: str) -> None:
+    def close_tasks_done(self, marks: list[tuple[str, frozenset[str]]]) -> None:
         """A task the agent left and a later message reports done ("Rebuilt the index" after
         "Next: rebuild the index") is no longer open: it is taken back."""
-        done = [task for task in self.open_tasks if patterns.reports_done(task.text, text)]
+        said = [words for how, words in marks if how == "done"]
+        done = [
+            task
+            for task in self.open_tasks
+            if any(
+                patterns.covers(patterns.content_words(task.text), words, patterns.DONE_SHARE)
+                for words in said
+            )
+        ]
         if done:
             self.retracted += done
             self.open_tasks = [task for task in self.open_tasks if task not in done]

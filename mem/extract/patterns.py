@@ -139,6 +139,7 @@ CORRECTED = re.compile(
     r"\s+thought|na\s+verdade|corrigindo|eigentlich|korrektur)\b|实际上|更正|実際には|訂正",
     re.IGNORECASE,
 )
+MARKS = re.compile(f"{DONE.pattern}|{REVERTED.pattern}", re.IGNORECASE)
 CORRECTED_SHARE = 0.6  # of an earlier claim's words a later sentence names to take it back
 DONE_WORDS = 3  # a task this short says too little to be recognised done
 DONE_SHARE = 0.6
@@ -640,37 +641,30 @@ def said_words(text: str, paths: bool = False) -> int:
     return len(words) + sum(ord(char) >= WIDE for char in text) // 2
 
 
-def reports_done(task: str, text: str) -> bool:
-    """Whether `text` reports the task done: a sentence of it holds most of the task's words
-    and says the work was done ("Rebuilt the search index" for "rebuild the search index")."""
-    wanted = content_words(task)
-    if len(wanted) < DONE_WORDS:
-        return False
+def marked(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The sentences of a text that report work done ("Rebuilt the index"), undone ("Reverted
+    the switch") or a claim corrected ("Actually, …"): (how, their words), for `covers`. One
+    pass per message, whatever the number of earlier claims it is held against."""
+    if not (MARKS.search(text) or CORRECTED.search(text)):
+        return []
     cues = compiled()
+    found = []
     for sentence in sentences(text, cues):
-        said = content_words(sentence)
-        if len(wanted & said) >= DONE_SHARE * len(wanted) and (
-            DONE.search(sentence) or cues.outcome.search(sentence.strip())
-        ):
-            return True
-    return False
-
-
-def correction(claim: str, text: str) -> str:
-    """How `text` takes an earlier claim back, if a sentence of it speaks of most of the same
-    things: "revert" (the attempt was undone or did not work), "correct" (it was wrong, or
-    something else was done instead), or ""."""
-    wanted = content_words(claim)
-    if len(wanted) < DONE_WORDS:
-        return ""
-    for sentence in sentences(text, compiled()):
-        if len(wanted & content_words(sentence)) < CORRECTED_SHARE * len(wanted):
-            continue
         if REVERTED.search(sentence):
-            return "revert"
-        if CORRECTED.search(sentence):
-            return "correct"
-    return ""
+            how = "revert"
+        elif CORRECTED.search(sentence):
+            how = "correct"
+        elif DONE.search(sentence) or cues.outcome.search(sentence.strip()):
+            how = "done"
+        else:
+            continue
+        found.append((how, content_words(sentence)))
+    return found
+
+
+def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:
+    """Whether a sentence's words hold most of a claim's (a claim too short never matches)."""
+    return len(claim) >= DONE_WORDS and len(claim & said) >= share * len(claim)
 
 
 def content_words(text: str) -> frozenset[str]:
