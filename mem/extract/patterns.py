@@ -16,6 +16,7 @@ from mem.text import cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
+WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
@@ -778,7 +779,9 @@ def is_why_question(text: str) -> bool:
 
 def size(text: str) -> int:
     """A text's length as a reader weighs it: a CJK character says about what two letters do."""
-    return len(text) + sum(ord(char) >= WIDE for char in text)
+    if text.isascii():
+        return len(text)
+    return len(text) + len(WIDE_CHAR.findall(text))
 
 
 def is_template(text: str) -> bool:

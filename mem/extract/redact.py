@@ -36,16 +36,16 @@ def redact(text: str) -> tuple[str, int]:
     """
     total = 0
     folded = ""  # the text in lower case, for the rules whose hints ignore case
-    for hints, pattern, replace, mode in _rules():
+    for hinted, pattern, replace, mode in _rules():
         if mode == LINES:
             # A key/value rule tries every word start; run it on the lines that name a key.
-            text, count = _substitute_lines(pattern, replace, text, hints)
+            text, count = _substitute_lines(pattern, replace, text, hinted)
         else:
             if mode == FOLDED:
                 folded = folded or text.lower()
-                if not any(hint in folded for hint in hints):
+                if not hinted.search(folded):
                     continue
-            elif hints and not any(hint in text for hint in hints):
+            elif not hinted.search(text):
                 continue
             text, count = _substitute(pattern, replace, text)
         if count:
@@ -285,7 +285,7 @@ _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "pass", "pwd"})
 
 
 @cache
-def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace, str], ...]:
+def _rules() -> tuple[tuple[re.Pattern[str], re.Pattern[str], _Replace, str], ...]:
     """Compile on first use, not at import: `mem` starts before every agent launch.
 
     Order matters: blocks and prefixed tokens go first, so the looser key/value rules then
@@ -325,27 +325,36 @@ def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str], _Replace, str], ..
         (_KEY_WORDS, _LINE_ASSIGNMENT, _replace_line_assignment, LINES),
         (_KEY_WORDS, _ASSIGNMENT, _replace_assignment, LINES),
     ]
+    # Each rule's hints as one pattern: a single scan of the text tells whether any occurs.
     return tuple(
-        (hints, re.compile(pattern), replace, mode) for hints, pattern, replace, mode in rules
+        (_any_of(hints), re.compile(pattern), replace, mode)
+        for hints, pattern, replace, mode in rules
     )
+
+
+def _any_of(hints: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern found where any of `hints` is; with none, found everywhere."""
+    return re.compile("|".join(re.escape(hint) for hint in hints))
 
 
 # --- replacing ------------------------------------------------------------------------------
 
 
 def _substitute_lines(
-    pattern: re.Pattern[str], replace: _Replace, text: str, words: tuple[str, ...]
+    pattern: re.Pattern[str], replace: _Replace, text: str, words: re.Pattern[str]
 ) -> tuple[str, int]:
-    """`_substitute` on the lines that hold one of `words` (in any case); others stay as they
-    are."""
-    if not any(word in text.lower() for word in words):
+    """`_substitute` on the lines where `words` (in lower case) is found in the line in lower
+    case; others stay as they are."""
+    folded = text.lower()
+    if not words.search(folded):
         return text, 0
     # Only a newline ends a line for these rules: a stray `\r` or `\f` may sit inside a value.
+    # Lowering case keeps every newline where it was, so the folded text's lines are the lines'.
     lines = text.split("\n")
+    folded_lines = folded.split("\n")
     total = 0
     for number, line in enumerate(lines):
-        folded = line.lower()
-        if any(word in folded for word in words):
+        if words.search(folded_lines[number]):
             lines[number], count = _substitute(pattern, replace, line)
             total += count
     return ("\n".join(lines), total) if total else (text, 0)

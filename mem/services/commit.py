@@ -40,6 +40,8 @@ class Batch:
     left_out: int = 0  # candidates past MAX_COMMIT_CANDIDATES
     # Every kept candidate by its key, in the order found: the keys are this dict's.
     session_of: dict[str, tuple[patterns.Candidate, str]] = field(default_factory=dict)
+    # What dedupe compares of each kept candidate, by key: worked out once, not per new one.
+    said_of: dict[str, dedupe.Said] = field(default_factory=dict)
 
     def add(self, candidate: patterns.Candidate, session: str, stored: frozenset[str]) -> None:
         key = candidate_key(session, candidate)
@@ -49,13 +51,14 @@ class Batch:
         # The same thing said twice (a later report repeats an earlier one, under another
         # heading or filed otherwise) is kept once, where it was first said.
         new = dedupe.said(candidate.text)
-        if any(dedupe.repeats(new, dedupe.said(c.text)) for c, _ in self.session_of.values()):
+        if any(dedupe.repeats(new, old) for old in self.said_of.values()):
             return
         if len(self.session_of) >= MAX_COMMIT_CANDIDATES:
             self.left_out += 1  # said in the report: a runaway log is cut, never silently
             return
         kept.append(candidate)
         self.session_of[key] = (candidate, session)
+        self.said_of[key] = new
 
     def remove(self, candidate: patterns.Candidate) -> None:
         """Take back a candidate (the change it spoke of was undone)."""
@@ -69,6 +72,7 @@ class Batch:
 
     def forget(self, key: str) -> None:
         candidate, _ = self.session_of.pop(key)
+        del self.said_of[key]
         kept = self.by_category.get(candidate.category, [])
         if candidate in kept:
             kept.remove(candidate)
