@@ -93,7 +93,9 @@ ANCHOR = re.compile(
 STATUS_LINE = re.compile(
     r"^(?:all\s+)?(?:\d+\s+)?(?:\w+\s+){0,3}(?:tests?|checks?|specs?|builds?|lint)\b.{0,40}"
     r"\b(?:pass|passes|passed|passing|green|ok|succeed\w*|clean)\b"
-    r"|^\(?(?:all\s+)?(?:items?|tasks?|todos?)\s+(?:completed|done)\b",
+    r"|^\(?(?:all\s+)?(?:items?|tasks?|todos?)\s+(?:completed|done)\b"
+    r"|[—:-]\s*(?:no\s+(?:\w+\s+)?(?:issues|errors|warnings|failures)|all\s+(?:\w+\s+)?(?:tests?"
+    r"|checks?)\s+pass\w*)\b[^a-z]*$",
     re.IGNORECASE,
 )
 # A report's own one-line summary is the handoff's What, not another memory.
@@ -177,6 +179,13 @@ STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
 PERSON_SKIPS = frozenset({"change", "failure"})
 QUOTE_CHARS = 40  # how much of a matched cue `--explain` shows
 STATEMENT_WORDS = 5  # a report's line ending in a colon this long also states something
+# A sentence that ends on a word that needs more ("Evaluations fail with" before a code block)
+# was cut where the text went on in another form: half a statement.
+CUT_SHORT = re.compile(
+    r"\b(?:with|by|as|to|of|the|a|an|for|from|in|on|at|like|and|or|is|are|was|were|que|de|com"
+    r"|mit|und|von|der|die|das)\s*$",
+    re.IGNORECASE,
+)
 LABEL_PREFIX = re.compile(r"^[\w ]{2,30}:\s+")  # "Implementation: All 72 tests pass"
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
 UNSIGNALLED_FACTS = 2  # a document's facts that show no signal of meaning, kept in order
@@ -562,6 +571,7 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not STATUS_LINE.search(LABEL_PREFIX.sub("", body))
         and not SUMMARY_LABEL.match(body)
         and not THOUGHT_LABEL.match(body)
+        and not CUT_SHORT.search(body)
         and not TOOL_LINE.match(body)
         and not (body.endswith(("!", "！")) and len(body) < EXCLAMATION_CHARS)
     )

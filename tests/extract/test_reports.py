@@ -276,6 +276,8 @@ def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_i
         ("- [implementation_plan.md](file:///C:/Users/me/.gemini/brain/plan.md)", []),
         ("- Tabela Detalhada: Lista completa das 2.089 oportunidades abertas", []),
         ("- Implementation: All 72 unit tests pass cleanly with `uv run pytest`.", []),
+        ("- Verification: `bun run lint` — no lint issues", []),
+        ("On the remote machine, every evaluation of the repository fails with", []),
     ],
 )
 def test_a_report_leaves_out_fragments_inventories_status_and_others_work(said, kept):
