@@ -26,8 +26,9 @@ def commit(
         str,
         typer.Option(
             "--format",
-            help="auto, text, claude-jsonl, stream-json, codex-jsonl, gemini-jsonl, aider, "
-            "markdown-chat, claude-terminal or codex-log.",
+            help="auto, text, claude-jsonl, stream-json, codex-jsonl, gemini-jsonl, "
+            "copilot-jsonl, otel-spans, antigravity-jsonl, generic-json, aider, markdown-chat, "
+            "antigravity-md, claude-terminal or codex-log.",
         ),
     ] = "auto",
     tee: Annotated[
