@@ -231,11 +231,11 @@ OUTPUT_STARTS = (
 def sentences(text: str, cues: Compiled | None = None) -> list[str]:
     """Split prose at sentence ends, never inside `inline code` (`XCLAIM ... JUSTID`)."""
     cues = cues or compiled()
-    spans = [(m.start(), m.end()) for m in INLINE_CODE.finditer(text)]
+    spans = [(m.start(), m.end()) for m in INLINE_CODE.finditer(text)] if "`" in text else []
     cuts = [
         m
         for m in cues.sentence_end.finditer(text)
-        if not any(start < m.start() < end for start, end in spans)
+        if not spans or not any(start < m.start() < end for start, end in spans)
     ]
     parts, last = [], 0
     for m in cuts:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -493,8 +494,11 @@ class Counted:
 
 def looks_binary(text: str) -> bool:
     """Whether decoded text was never text: many replaced bytes or control characters."""
-    odd = sum(1 for char in text if char == "\ufffd" or (char < " " and char not in "\n\r\t"))
-    return odd > BINARY_SHARE * len(text)
+    return len(ODD_CHAR.findall(text)) > BINARY_SHARE * len(text)
+
+
+# A replaced byte, or a control character other than a tab or a line end.
+ODD_CHAR = re.compile("[\ufffd\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def redacted(text: str, counter: list[int]) -> str:
