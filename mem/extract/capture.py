@@ -172,6 +172,8 @@ class Capture:
         """Claims a later message takes back: one it says is wrong is dropped; a decision it
         says was reverted or did not work becomes a lesson of what not to do."""
         lessons: list[Candidate] = []
+        if all(how == "done" for how, _ in marks):
+            return lessons  # nothing in the message takes anything back
         for claim in list(self.claims):
             words = patterns.content_words(claim.text)
             how = next(
@@ -201,6 +203,8 @@ class Capture:
         """A task the agent left and a later message reports done ("Rebuilt the index" after
         "Next: rebuild the index") is no longer open: it is taken back."""
         said = [words for how, words in marks if how == "done"]
+        if not said:
+            return
         done = [
             task
             for task in self.open_tasks

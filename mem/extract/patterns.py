@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 from mem.extract.cues import Compiled, compiled
@@ -678,6 +679,7 @@ def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:
     return len(claim) >= DONE_WORDS and len(claim & said) >= share * len(claim)
 
 
+@lru_cache(maxsize=4096)  # a claim is held against each later message: its words, once
 def content_words(text: str) -> frozenset[str]:
     """A text's words of four letters or more, their endings cut ("rebuilt" meets "rebuild")."""
     return frozenset(word[:STEM] for word in re.findall(r"[^\W\d_]{4,}", text.lower()))
