@@ -20,6 +20,7 @@ from mem.extract.patterns import (
     is_statement,
     looks_like_output,
     prose_units,
+    said_words,
 )
 from mem.text import fence_mark
 
@@ -59,6 +60,7 @@ PROSE_COMMIT = re.compile(
     r"\b(?:committed|commit)\s+(?:as\s+|in\s+|it\s+as\s+)?`?(?P<sha>[0-9a-f]{7,40})`?\b",
     re.IGNORECASE,
 )
+OUTCOME_WORDS = 6  # a What says what was done to what: "Fixed — one line in x" says neither
 MAX_LISTED = 12  # items per list in a handoff; the rest are counted
 RECENT_REPORTS = 6  # how many of the last assistant messages may hold the final report
 
@@ -170,6 +172,12 @@ class SessionSummary:
         report's first real sentence."""
         if self.summary_line:
             return self.summary_line
+        # The commits' own subjects say the outcome in the agent's words for the next reader;
+        # a report's sentence may name one step of it ("Added two tests…").
+        subjects = [c.split(" ", 1)[1] for c in self.commits if " " in c]
+        outcome = [s for s in subjects if not ROUTINE_COMMIT.match(s)]
+        if outcome:
+            return cap("; ".join(outcome[-3:]))
         reports = [*self.reports, self.last_words] if self.last_words else self.reports
         for text in reversed(reports):
             summed = summed_up(text)
@@ -184,22 +192,24 @@ class SessionSummary:
                     continue
                 if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
                     sentence = sentence.rstrip(":： ")  # "Added two tests to `x_test.go`:"
-                if not is_statement(sentence, cues) and not cues.outcome.search(sentence):
+                if not is_statement(sentence, cues):
                     continue
-                if not told and cues.outcome.search(sentence):
+                # An outcome says what was done to what: "Fixed — one line in x" says neither.
+                if (
+                    not told
+                    and cues.outcome.search(sentence)
+                    and said_words(sentence) >= OUTCOME_WORDS
+                ):
                     told = cap(sentence)
                 if not fallback and not (
-                    STATUS_ONLY.search(sentence)
+                    said_words(sentence) < OUTCOME_WORDS
+                    or STATUS_ONLY.search(sentence)
                     or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
                 ):
                     fallback = cap(sentence)
             if told or fallback:
                 break  # the final report: older messages are the work on the way
-        # The commits' own subjects say the outcome in the agent's words for the next reader;
-        # a report's sentence may name one step of it ("Added two tests…").
-        subjects = [c.split(" ", 1)[1] for c in self.commits if " " in c]
-        outcome = [s for s in subjects if not ROUTINE_COMMIT.match(s)]
-        return cap("; ".join(outcome[-3:])) or told or cap("; ".join(subjects[-3:])) or fallback
+        return told or cap("; ".join(subjects[-3:])) or fallback
 
     @property
     def asked(self) -> str:

@@ -348,3 +348,19 @@ def test_the_handoffs_what_is_never_a_tool_line_an_exclamation_or_narration():
     assert summary.what == (
         "The session is now added to the database before its branch is created."
     )
+
+
+def test_the_handoffs_what_says_what_was_done_to_what_not_a_bare_status():
+    from mem.extract.summary import SessionSummary
+
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "Fixed — one line in `.gitignore`.\n\n"
+            "Added `/src/gomodcache` next to `/src/dist` in `.gitignore`, so the release "
+            "step sees a clean tree again.",
+        ),
+        [],
+    )
+    assert summary.what.startswith("Added `/src/gomodcache` next to `/src/dist`")
