@@ -153,9 +153,7 @@ class Capture:
         for commit in message.commits:
             subject = commit.partition(" ")[2]
             if len(subject) >= patterns.MIN_CHARS and not ROUTINE_SUBJECT.match(subject):
-                yield Candidate(
-                    "decisions", "decision", patterns.cap(subject), why="a commit subject"
-                )
+                yield Candidate("decisions", "decision", patterns.cap(subject), why=COMMIT_WHY)
 
     def from_summary(self, text: str) -> Iterator[Candidate]:
         """A compaction summary, mined section by section; its pending tasks wait for the end,

@@ -364,3 +364,10 @@ def test_the_handoffs_what_says_what_was_done_to_what_not_a_bare_status():
         [],
     )
     assert summary.what.startswith("Added `/src/gomodcache` next to `/src/dist`")
+
+
+def test_explain_names_a_commit_subject_as_such_not_as_prose():
+    capture = Capture()
+    message = Message("assistant", commits=("462a28b gitproto: send empty pack on ref creates",))
+    found = capture.mine(message, "") + capture.finish()
+    assert [c.why for c in found] == ["a commit subject the agent wrote"]
