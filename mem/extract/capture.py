@@ -228,13 +228,9 @@ class Capture:
 def origin_of(message: Message, text: str, report: bool) -> str:
     """Who wrote what a candidate was found in, in words for `mem commit --explain`."""
     if message.role == "user":
-        if len(text) > patterns.LONG_PROMPT_CHARS or patterns.PLAN.match(text):
-            return "a document the person gave"
-        return "the person's words"
+        return "a document the person gave" if patterns.is_document(text) else "the person's words"
     if message.role == "summary":
         return "a compaction summary"
-    if message.role == "thinking":
-        return "the agent's thinking"
     if message.role == "result" or report:
         return "the agent's report"
     return "the agent's prose"

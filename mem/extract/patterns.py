@@ -84,12 +84,6 @@ CAPS_HEADING = re.compile(r"^(?:\d+[.)]\s+)?[A-ZÄÖÜÀ-Ý][A-ZÄÖÜÀ-Ý0-9 &
 HEADING_WORDS = 6  # a line standing alone this short, with no sentence end, heads what follows
 TABLE_ROW = re.compile(r"^\|.*\|$")
 TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*\|$")
-# Something specific a statement names: code, a path or file, a number, a URL, an identifier
-# (CamelCase, snake_case, an acronym), a quoted name.
-ANCHOR = re.compile(
-    r"`[^`]+`|\w/\w|\b\w+\.[a-z]{1,5}\b|\d|https?://|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*"
-    r"|\b\w+_\w+|\b[A-Z]{2,}\b|\"[^\"]{2,}\"|[^\x00-\u024f]{2,}"
-)
 # A test run's status is no memory: "All 18 tests passing", "72 tests pass with `pytest`".
 STATUS_LINE = re.compile(
     r"^(?:all\s+)?(?:\d+\s+)?(?:\w+\s+){0,3}(?:tests?|checks?|specs?|builds?|lint)\b.{0,40}"
@@ -371,11 +365,8 @@ def prose_units(text: str) -> Iterator[Unit]:
         ):
             yield from flush()
             end_list()
-            kind = (
-                "title" if is_title_line(stripped) and not stripped.startswith("#") else "heading"
-            )
-            if stripped.startswith(("**", "__")):
-                kind = "heading"
+            marked_up = stripped.startswith(("#", "**", "__"))
+            kind = "title" if is_title_line(stripped) and not marked_up else "heading"
             block += 1
             yield Unit(stripped.lstrip("#").strip(), kind, -1, block)
             continue
@@ -429,7 +420,6 @@ def extract(
     text: str,
     default: Filing | None = None,
     report: bool = False,
-    unsignalled_facts: int = UNSIGNALLED_FACTS,
     person: bool = False,
     signals: frozenset[str] = frozenset(),
 ) -> Iterator[Candidate]:
@@ -535,7 +525,7 @@ def extract(
                 # Facts that show no signal are a document's context: its first few say it
                 # (reports lead with what matters), a long inventory would bury the rest.
                 unsignalled += 1
-                if unsignalled > unsignalled_facts:
+                if unsignalled > UNSIGNALLED_FACTS:
                     found = None
         if found is not None and report and bullet:
             found = under_heading(found, heading)
@@ -604,17 +594,20 @@ def meaning(
         return None  # "But the database has no record": half of a thought said before it
     if person and cues.request.search(probe):
         return None  # work the session goes on to do
-    if said_words(probe, paths=True) < STATEMENT_MIN_WORDS and not listed:
-        return None  # "Improve Windows test reliability": a title, not a statement
-    for pattern, slot, category, kind in cues.meaning:
-        if signal := pattern.search(probe):
-            if said_words(probe, paths=True) < STATEMENT_MIN_WORDS:
-                continue  # too few words for what a signal says; a listed fact may still hold
-            if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
-                return None
-            if not holds(slot, probe):
-                continue  # another signal may still file it ("Added error handling": a change)
-            return Candidate(category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}")
+    # "Improve Windows test reliability": a title, not a statement; listed, it may be a fact.
+    short = said_words(probe, paths=True) < STATEMENT_MIN_WORDS
+    if short and not listed:
+        return None
+    if not short:
+        for pattern, slot, category, kind in cues.meaning:
+            if signal := pattern.search(probe):
+                if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
+                    return None
+                if not holds(slot, probe):
+                    continue  # another signal may still file it ("Added error handling": a change)
+                return Candidate(
+                    category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}"
+                )
     if slots is not None or person or not listed:
         return None
     if not names_something(probe):
@@ -650,7 +643,7 @@ def said_words(text: str, paths: bool = False) -> int:
         lambda m: " " if PATH_LIKE.search(m[0]) and not paths else " code ", text
     )
     words = [w for w in re.findall(r"\S+", text) if re.search(r"[^\W\d_]{2,}", w) and "/" not in w]
-    return len(words) + sum(ord(char) >= WIDE for char in text) // 2
+    return len(words) + (size(text) - len(text)) // 2
 
 
 def marked(text: str) -> list[tuple[str, frozenset[str]]]:
@@ -805,6 +798,12 @@ def is_template(text: str) -> bool:
     return sum(bool(SECOND_PERSON.search(line)) for line in boxes) >= TEMPLATE_BLANKS
 
 
+def is_document(text: str) -> bool:
+    """Whether the person's message is a document they gave (a spec, an issue, an earlier
+    session, an approved plan) rather than a remark of their own."""
+    return len(text) > LONG_PROMPT_CHARS or bool(PLAN.match(text))
+
+
 def from_person(text: str) -> Iterator[Candidate]:
     """Yield what a person's prompt says worth keeping: how they want things done, facts about
     their project, what they miss. A long prompt is a document the person gave (a plan, an
@@ -815,7 +814,7 @@ def from_person(text: str) -> Iterator[Candidate]:
     if PLAN.match(text):
         yield from extract(text, report=True)  # an approved plan: decisions the agent made
         return
-    if len(text) > LONG_PROMPT_CHARS:
+    if is_document(text):
         yield from extract(text, report=True, person=True)
         return
     for unit in prose_units(text):

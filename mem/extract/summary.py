@@ -166,10 +166,11 @@ class SessionSummary:
 
     @property
     def what(self) -> str:
-        """What the session did: the `SUMMARY:` line, else a report's own summary (a heading or
-        a line such as "Summary of what was done:" and the items under it), else the final
-        report's account of the work ("I fixed …"), else the commits made, else the final
-        report's first real sentence."""
+        """What the session did: the `SUMMARY:` line, else its commits' subjects (merges and
+        chores aside), else a report's own summary (a heading or a line such as "Summary of what
+        was done:" and the items under it), else the last report's account of the work ("I
+        fixed …"), else any commit subjects, else the report's first statement that says what
+        was done to what."""
         if self.summary_line:
             return self.summary_line
         # The commits' own subjects say the outcome in the agent's words for the next reader;
@@ -195,15 +196,12 @@ class SessionSummary:
                 if not is_statement(sentence, cues):
                     continue
                 # An outcome says what was done to what: "Fixed — one line in x" says neither.
-                if (
-                    not told
-                    and cues.outcome.search(sentence)
-                    and said_words(sentence) >= OUTCOME_WORDS
-                ):
+                if said_words(sentence) < OUTCOME_WORDS:
+                    continue
+                if not told and cues.outcome.search(sentence):
                     told = cap(sentence)
                 if not fallback and not (
-                    said_words(sentence) < OUTCOME_WORDS
-                    or STATUS_ONLY.search(sentence)
+                    STATUS_ONLY.search(sentence)
                     or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
                 ):
                     fallback = cap(sentence)
