@@ -123,3 +123,26 @@ def snapshot(folder: Path) -> dict[str, bytes]:
         for path in sorted(folder.rglob("*"))
         if path.is_file() and ".mem" not in path.relative_to(folder).parts
     }
+
+
+# For a child process that commits: it kills itself just before its `kill_at`-th file sync or
+# rename (every point where a write can be cut short) and counts them, so a test can kill it
+# before each write in turn. The script defines `kill_at` before this and prints `calls[0]`.
+KILL_BEFORE_WRITE = """
+import os, signal
+
+calls = [0]
+
+
+def counted(real):
+    def call(*args):
+        calls[0] += 1
+        if calls[0] == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args)
+
+    return call
+
+
+os.fsync, os.replace = counted(os.fsync), counted(os.replace)
+"""

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .helpers import data, ok
+from .helpers import KILL_BEFORE_WRITE, data, ok
 
 AGENT = "dev"
 CWD = "/work/shop"
@@ -212,32 +212,23 @@ def test_an_aider_history_is_read_again_from_its_last_session(mem, vault, tmp_pa
 
 # A child that commits a file and kills itself (SIGKILL) just before its Nth file sync or
 # rename: every point where a write, the ledger's or the restart point's, can be cut short.
-KILLED_CHILD = """
-import os, signal, sys
+KILLED_CHILD = (
+    """
+import sys
 from datetime import datetime
 from pathlib import Path
 from mem.config import load_settings
 from mem.services.commit import commit_file
 
 vault, path, kill_at = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
-calls = [0]
-
-
-def counted(real):
-    def call(*args):
-        calls[0] += 1
-        if calls[0] == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(*args)
-
-    return call
-
-
-os.fsync, os.replace = counted(os.fsync), counted(os.replace)
+"""
+    + KILL_BEFORE_WRITE
+    + """
 moment = datetime.fromisoformat("2026-03-01T10:00:00+00:00")
 commit_file(load_settings(vault_flag=vault, agent_flag="dev"), path, now=moment)
 print(calls[0], flush=True)
 """
+)
 
 
 def child(vault: Path, path: Path, kill_at: int = 0) -> subprocess.CompletedProcess[str]:

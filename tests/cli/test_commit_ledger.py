@@ -15,7 +15,7 @@ import pytest
 from mem.vault import entries as codec
 from mem.vault import layout, store
 
-from .helpers import data, ok, snapshot
+from .helpers import KILL_BEFORE_WRITE, data, ok, snapshot
 from conftest import SHARED
 
 SESSION = """I looked into the failing login test.
@@ -98,30 +98,21 @@ def test_a_transcript_sent_again_on_every_turn_is_counted_once(mem, vault):
 
 # A child that commits stdin at a given moment and kills itself (SIGKILL, as `kill -9` would)
 # just before its Nth file sync or rename: every point where a write can be cut short.
-COMMIT_CHILD = """
-import os, signal, sys
+COMMIT_CHILD = (
+    """
+import sys
 from datetime import datetime
 from mem.config import load_settings
 from mem.services.commit import commit
 
 vault, kill_at, moment = sys.argv[1], int(sys.argv[2]), datetime.fromisoformat(sys.argv[3])
-calls = [0]
-
-
-def counted(real):
-    def call(*args):
-        calls[0] += 1
-        if calls[0] == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(*args)
-
-    return call
-
-
-os.fsync, os.replace = counted(os.fsync), counted(os.replace)
+"""
+    + KILL_BEFORE_WRITE
+    + """
 commit(load_settings(vault_flag=vault, agent_flag="dev"), sys.stdin.read().splitlines(True), now=moment)
 print(calls[0], flush=True)
 """
+)
 FACT = "Keep in mind that the staging proxy runs nginx 1.25 with default buffers.\n"
 SECOND = SESSION + FACT + MORE.replace("Turns out", "It turned out")
 GROWN = SECOND + "\nWe pinned nginx to 1.25 because 1.26 changed the buffer defaults.\n"
