@@ -54,7 +54,7 @@ class Unit(NamedTuple):
 
     text: str  # a bullet keeps its marker, so the caller can tell "- [ ]" from "- [x]"
     kind: str  # heading | title | bullet | sentence
-    indent: int  # a list item's nesting; -1 outside lists
+    indent: int  # a list item's nesting, a heading's level (`heading_level`); -1 otherwise
     block: int  # units of one paragraph, or of one unbroken list, share a block
     in_bullet: bool = False  # a later sentence of a list item
 
@@ -80,7 +80,12 @@ REASON = re.compile(
 )
 LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
 NUMBERED_HEADING = re.compile(r"^\d+(?:\.\d+)+\.?\s+[^\W\d_][^.!?:]{2,60}$")
-CAPS_HEADING = re.compile(r"^(?:\d+[.)]\s+)?[A-ZÄÖÜÀ-Ý][A-ZÄÖÜÀ-Ý0-9 &/+-]{3,60}$")
+# "2. KNOWN BUGS", "HIGH (Bugs/Functionality)": capitals, maybe numbered, maybe a gloss after.
+CAPS_HEADING = re.compile(
+    r"^(?:\d+[.)]\s+)?[A-ZÄÖÜÀ-Ý][A-ZÄÖÜÀ-Ý0-9 &/+-]{3,60}(?:\s+\([^()]{1,40}\))?$"
+)
+SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]?\s")
+LEAF_LEVEL = 9  # a heading drawn in bold, capitals or alone: below any `#` or numbered one
 HEADING_WORDS = 6  # a line standing alone this short, with no sentence end, heads what follows
 TABLE_ROW = re.compile(r"^\|.*\|$")
 TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*\|$")
@@ -94,6 +99,12 @@ STATUS_LINE = re.compile(
     re.IGNORECASE,
 )
 # A report's own one-line summary is the handoff's What, not another memory.
+# Where the work stands (its commit, branch, PR, status, date): the handoff's, not memory.
+STATE_LABEL = re.compile(
+    r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date"
+    r"|time|tracking|validation|verification|build|tests?)\s*[:：]",
+    re.IGNORECASE,
+)
 SUMMARY_LABEL = re.compile(
     r"^(?:summary|resumo|tl;?dr|总结|zusammenfassung|まとめ)\s*[:：]", re.IGNORECASE
 )
@@ -144,8 +155,8 @@ DONE_SHARE = 0.6
 STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
 # What a statement's words say of it, read when no rule claims it (see `meaning`):
 DANGLING = re.compile(
-    r"^(?:but|so|and|then|also|however|that|this|these|those|they|it|it's|its|he|she|mas|ent[aã]o"
-    r"|eles|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
+    r"^(?:but|so|and|then|also|however|that|that's|this|these|those|they|it|it's|its|he|she"
+    r"|each|both|mas|ent[aã]o|eles|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,
 )
 PERCEIVING = re.compile(
@@ -168,6 +179,7 @@ FACT_ANCHOR = re.compile(
 LOCAL_LINK = re.compile(r"file://|\]\(/(?:Users|home|tmp|var)/|[A-Z]:[\\/]Users", re.IGNORECASE)
 PATH_LIKE = re.compile(r"/|\.[A-Za-z]{1,5}`?$")  # `src/x`, `discovery.json`: a place, not words
 FACT_WORDS = 3  # a listed fact says at least this many words besides paths
+LISTED_WORDS = 2  # an item its heading files says this many (a list of links says nothing)
 STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
 # In a person's document, a change is work asked for and a failure the problem to solve; what
 # it states of the project without a rule or a cause is context for this session only.
@@ -368,7 +380,7 @@ def prose_units(text: str) -> Iterator[Unit]:
             marked_up = stripped.startswith(("#", "**", "__"))
             kind = "title" if is_title_line(stripped) and not marked_up else "heading"
             block += 1
-            yield Unit(stripped.lstrip("#").strip(), kind, -1, block)
+            yield Unit(stripped.lstrip("#").strip(), kind, heading_level(stripped), block)
             continue
         if marker:
             yield from flush()
@@ -390,6 +402,16 @@ def prose_units(text: str) -> Iterator[Unit]:
         paragraph.append(line)
         label_open = label_open or is_label
     yield from flush()
+
+
+def heading_level(line: str) -> int:
+    """How deep a heading sits: its `#`s, else its section number's parts ("6." is 1, "1.4"
+    is 2), else a leaf under any of those (bold, capitals, a short line alone)."""
+    hashes = len(line) - len(line.lstrip("#"))
+    if hashes:
+        return hashes
+    number = SECTION_NUMBER.match(line.strip("*_ "))
+    return number[1].count(".") + 1 if number else LEAF_LEVEL
 
 
 def body_of(unit: Unit) -> str:
@@ -430,17 +452,82 @@ def extract(
     plan, a compaction summary): every statement in it is meant for the reader, so one that no
     rule or heading claims is still kept, filed by what it means (`meaning`), and a list item
     keeps the heading it stands under.
+
+    List items that only their list makes memory (filed by the heading or the line that
+    introduces them, or a report's facts that show no signal) are one entry per list, under
+    that heading: "Stack: Vaadin 25 (embedded Jetty); HikariCP for pooling; Flyway" says what
+    three fragments would not, and is one entry to read instead of three.
     """
+    gathered: list[Candidate] = []
+    together: tuple[object, ...] | None = None
+    for found, group in candidates(text, default, report, person, signals):
+        if gathered and group != together:
+            yield from joined(gathered, together)
+            gathered = []
+        if group is None:
+            yield found
+        else:
+            gathered.append(found)
+            together = group
+    if gathered:
+        yield from joined(gathered, together)
+
+
+GATHERED = frozenset({"its heading", "a listed fact naming something"})
+
+
+def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator[Candidate]:
+    """One list's items as entries of at most MAX_CHARS each, every one under the line that
+    introduced the list, else its heading (an item alone, under its heading only)."""
+    introduction, heading = (str(group[-2]), str(group[-1])) if group else ("", "")
+    first = items[0]
+    if len(items) == 1:
+        yield under_heading(first, heading)
+        return
+    heading = introduction or heading
+    if len(heading) > HEADING_CONTEXT or is_question(heading):
+        heading = ""  # a question heading asks; the items under it answer on their own
+    parts: list[str] = []
+    for item in items:
+        text = item.text.rstrip(" .;；。")
+        lead = f"{heading}: " if heading and not text.lower().startswith(heading.lower()) else ""
+        if parts and size(lead + "; ".join([*parts, text])) > MAX_CHARS:
+            yield first._replace(text=cap(lead + "; ".join(parts)), why=f"{first.why}, listed")
+            parts = []
+        parts.append(text)
+    lead = f"{heading}: " if heading else ""
+    yield first._replace(text=cap(lead + "; ".join(parts)), why=f"{first.why}, listed")
+
+
+def candidates(
+    text: str,
+    default: Filing | None,
+    report: bool,
+    person: bool,
+    signals: frozenset[str],
+) -> Iterator[tuple[Candidate, tuple[object, ...] | None]]:
+    """`extract`'s candidates, each with the list it is gathered with (None: it stands alone)."""
     cues = compiled()
     heading = ""  # the last heading's words, in a report: the context of the items under it
     unsignalled = 0
     section: Filing | None = None  # from the last heading, until the next one
     section_block: int | None = None  # the first block under that heading
-    introduced: list[tuple[int, int, Filing]] = []  # (block, indent, filing) from "…:" lines
+    # (block, indent, filing, its words) from "…:" lines: they file what follows them
+    introduced: list[tuple[int, int, Filing, str]] = []
+    counted = -1  # the last list whose facts show no signal, counted against UNSIGNALLED_FACTS
     seen_blocks: set[int] = set()
+    # The headings above the current one, (level, filing): a heading that names nothing
+    # ("High priority" under "Recommendations") files as the nearest one above it that does.
+    above: list[tuple[int, Filing | None]] = []
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             filing = filing_of(unit.text, cues)
+            if unit.kind == "heading":
+                while above and above[-1][0] >= unit.indent:
+                    above.pop()
+                inherited = next((f for _, f in reversed(above) if f is not None), None)
+                above.append((unit.indent, filing))
+                filing = filing if filing is not None else inherited
             if report and filing == ("", ""):
                 filing = None  # what a report says was done is its decisions
             if unit.kind == "heading":
@@ -449,7 +536,7 @@ def extract(
                 if NUMBERED_HEADING.match(heading) or CAPS_HEADING.match(heading):
                     heading = ""  # a long document's section title: too far from its items
             elif filing is not None:
-                introduced = [(unit.block + 1, -1, filing)]
+                introduced = [(unit.block + 1, -1, filing, clean(unit.text).strip(" :："))]
             continue
         opens_block = unit.block not in seen_blocks
         seen_blocks.add(unit.block)
@@ -457,8 +544,8 @@ def extract(
             section_block = unit.block
         # An introduction reaches the block that follows it, or the items nested under it.
         introduced = [
-            (block, indent, filing)
-            for block, indent, filing in introduced
+            (block, indent, filing, words)
+            for block, indent, filing, words in introduced
             if block == unit.block and (indent < unit.indent or (indent == -1))
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
@@ -466,10 +553,11 @@ def extract(
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             if filing is not None:
+                words = body.rstrip(":： ")
                 if unit.kind == "bullet":
-                    introduced.append((unit.block, unit.indent, filing))
+                    introduced.append((unit.block, unit.indent, filing, words))
                 else:
-                    introduced.append((unit.block + 1, -1, filing))
+                    introduced.append((unit.block + 1, -1, filing, words))
                 continue
             if not (report and len(body.split()) >= STATEMENT_WORDS):
                 continue
@@ -478,7 +566,7 @@ def extract(
         if size(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
-            yield Candidate("tasks", "task", cap(body), why="an unticked box")
+            yield Candidate("tasks", "task", cap(body), why="an unticked box"), None
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
@@ -492,10 +580,13 @@ def extract(
         found = classify(body, cues)
         if filing == NEXT_STEP:
             if found is not None and found.category == "facts":
-                yield found
+                yield found, None
             elif not is_narration(body, cues):
-                yield Candidate(
-                    "tasks", "task", cap(body), is_next_step=True, why="listed as a next step"
+                yield (
+                    Candidate(
+                        "tasks", "task", cap(body), is_next_step=True, why="listed as a next step"
+                    ),
+                    None,
                 )
             continue
         if (
@@ -512,6 +603,7 @@ def extract(
             and filing is not None
             and filing[0]
             and not is_narration(body, cues)
+            and said_words(body) >= LISTED_WORDS
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
         ):
             where = "the answer to 'what went wrong?'" if filing == default else "its heading"
@@ -521,16 +613,22 @@ def extract(
         if found is None and report and is_statement(body, cues):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
-            if found is not None and found.kind == "fact":
-                # Facts that show no signal are a document's context: its first few say it
+            if found is not None and found.kind == "fact" and unit.block != counted:
+                # Facts that show no signal are a document's context: its first lists say it
                 # (reports lead with what matters), a long inventory would bury the rest.
-                unsignalled += 1
-                if unsignalled > UNSIGNALLED_FACTS:
-                    found = None
-        if found is not None and report and bullet:
-            found = under_heading(found, heading)
-        if found is not None:
-            yield found
+                unsignalled, counted = unsignalled + 1, unit.block
+            if found is not None and found.kind == "fact" and unsignalled > UNSIGNALLED_FACTS:
+                found = None
+        if found is None:
+            continue
+        if bullet and found.why in GATHERED and found.category != "tasks":
+            introduction = introduced[-1][3] if introduced else ""
+            above_it = heading if report else ""
+            yield found, (unit.block, found.category, found.kind, introduction, above_it)
+        elif report and bullet:
+            yield under_heading(found, heading), None
+        else:
+            yield found, None
 
 
 def under_heading(found: Candidate, heading: str) -> Candidate:
@@ -561,6 +659,7 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not STATUS_LINE.search(body)
         and not STATUS_LINE.search(LABEL_PREFIX.sub("", body))
         and not SUMMARY_LABEL.match(body)
+        and not STATE_LABEL.match(body)
         and not THOUGHT_LABEL.match(body)
         and not CUT_SHORT.search(body)
         and not TOOL_LINE.match(body)

@@ -151,7 +151,7 @@ def test_an_aider_change_taken_back_with_undo_is_neither_memory_nor_in_the_hando
     assert "0fdc07f" not in commits and "5bb744f" not in commits and "55b7089" in commits
     bodies = [entry["body"] for entry in report["added"]]
     # The change kept (55b7089) is memory; what was said of the two undone ones is not.
-    assert any(body.startswith("Initializes the `response` variable") for body in bodies)
+    assert any("Initializes the `response` variable" in body for body in bodies)
     assert not any("`content = None`" in body for body in bodies)
     assert not any("JavaScript error" in body for body in bodies)
 

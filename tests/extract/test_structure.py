@@ -82,7 +82,9 @@ def test_a_heading_files_the_opening_sentence_after_it_not_a_whole_explanation()
     ]
 
 
-def test_an_introducing_line_files_the_list_that_follows():
+def test_an_introducing_line_files_the_list_that_follows_as_one_entry():
+    # Each item alone ("Create a new `dev` tag") would be a fragment; under the line that
+    # introduced them they say what the workaround was.
     text = (
         "The workaround was to:\n"
         "- Create a new `dev` tag (which worked)\n"
@@ -91,8 +93,13 @@ def test_an_introducing_line_files_the_list_that_follows():
         "Windows paths use backslashes, while `normalize_path` converts paths to forward slashes.\n"
     )
     assert found(text) == [
-        ("decisions", "Create a new `dev` tag (which worked)"),
-        ("decisions", "Update `state.json` to point to the `dev` tag"),
+        (
+            "decisions",
+            (
+                "The workaround was to: Create a new `dev` tag (which worked); Update `state.json`"
+                " to point to the `dev` tag"
+            ),
+        ),
         (
             "lessons",
             (
@@ -111,8 +118,38 @@ def test_items_nested_under_an_introducing_item_are_filed_and_siblings_are_not()
         "- Scaffolded the project in build.gradle.kts\n"
     )
     assert found(text) == [
-        ("decisions", "H2 in file mode (over SQLite: native Java)"),
-        ("decisions", "HikariCP for connection pooling"),
+        (
+            "decisions",
+            (
+                "Decided on the stack: H2 in file mode (over SQLite: native Java); HikariCP for "
+                "connection pooling"
+            ),
+        ),
+    ]
+
+
+def test_a_long_list_is_gathered_into_entries_of_at_most_300_characters_each_headed():
+    items = [f"- `module_{n}` keeps the {n}th cache of parsed documents on disk" for n in range(9)]
+    text = "## Decisions\n" + "\n".join(items) + "\n"
+    entries = [(c.category, c.text) for c in patterns.extract(text, report=True)]
+    assert len(entries) > 1
+    assert all(cat == "decisions" and len(body) <= 300 for cat, body in entries)
+    assert all(body.startswith("Decisions: ") for _, body in entries)
+    joined = " ".join(body for _, body in entries)
+    assert all(f"`module_{n}`" in joined for n in range(9))  # no item lost at a cut
+
+
+def test_a_heading_that_names_nothing_files_as_the_heading_above_it():
+    text = (
+        "## Recommendations\n\n"
+        "### High priority\n\n"
+        "1. Undefined `colors.cyan` in languagedefaults.lua must be defined\n\n"
+        "# Appendix\n\n"
+        "### Low priority\n\n"
+        "1. The palette file lists twelve colours in `palette.lua`\n"
+    )
+    assert found(text) == [
+        ("tasks", "Undefined `colors.cyan` in languagedefaults.lua must be defined"),
     ]
 
 

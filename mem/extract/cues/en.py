@@ -358,6 +358,13 @@ CUES = Cues(
         ),
         r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
         r"\bthe\s+task\s+is\s+(?:done|complete)\b",
+        # "I have created the plan", "I verified with `git check-ignore` that…": the agent's
+        # account of its own steps; what they found or decided is said without the "I".
+        (
+            r"^i(?:'ve|\s+have)?\s+(?:\w+ly\s+)?(?:created|verified|checked|confirmed|ran|tested"
+            r"|reviewed|looked|read|went|started|prepared|drafted|written"
+            r"|wrote|set\s+up|gone)\b(?![^.]*\b(?:because|so\s+that|since|instead\s+of)\b)"
+        ),
         r"\b(?:wants|asked|needs)\s+me\s+to\b",
         r"\bunless\s+you\b",
         (
