@@ -159,6 +159,12 @@ DANGLING = re.compile(
     r"|each|both|mas|ent[aã]o|eles|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,
 )
+LATER_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+|\s+—\s+")
+ACTED_ON = re.compile(
+    r",\s+so\s+(?:i'm|i\s+am|i'll|i\s+will|let\s+me|let's|i\s+need|we\s+need|we'll|i\s+should"
+    r"|i'm\s+going|next\s+i)\b",
+    re.IGNORECASE,
+)
 PERCEIVING = re.compile(
     r"\b(?:don't|do\s+not|dont|can't|cannot)\s+(?:see|know|think|find|understand|believe"
     r"|remember|have)\b",
@@ -522,6 +528,12 @@ def candidates(
     for unit in prose_units(text):
         if unit.kind in ("heading", "title"):
             filing = filing_of(unit.text, cues)
+            if unit.kind == "heading" and LABEL_LINE.match(unit.text):
+                # "## Root Cause: race condition in `EzoicPlaceholder`": a label and what it
+                # labels, drawn as a heading; it states as a line of prose would.
+                said = classify(clean(MARKER.sub("", unit.text)), cues)
+                if said is not None and said_words(said.text) >= STATEMENT_MIN_WORDS:
+                    yield said._replace(why=f"{said.why}, in a heading"), None
             if unit.kind == "heading":
                 while above and above[-1][0] >= unit.indent:
                     above.pop()
@@ -690,7 +702,27 @@ def meaning(
             "facts", "preference", cap(body), why=f"a rule of the person's: {quoted(said[0])}"
         )
     if DANGLING.match(probe):
-        return None  # "But the database has no record": half of a thought said before it
+        # "They were retries, and the job failed because `pnpm` was missing": half of a thought
+        # said before it, but a later clause may stand alone.
+        clause = next(
+            (c for c in LATER_CLAUSE.split(body)[1:] if c and not DANGLING.match(c.strip())), ""
+        )
+        if (
+            said_words(clause) < STATEMENT_MIN_WORDS
+            or not FACT_ANCHOR.search(clause)  # "the runner did not have it set up": of what?
+            or not is_statement(clause, cues)
+        ):
+            return None
+        found = meaning(clause.strip(), cues, listed=False, person=person, slots=slots)
+        return found._replace(text=cap(found.text[:1].upper() + found.text[1:])) if found else None
+    acted = ACTED_ON.search(probe)
+    if acted and (slots is None or "cause" in slots) and not person:
+        # "The deployment object has no result inline, so I'm pulling its statuses": what the
+        # agent found, that made it act; the action is narration.
+        finding = body[: acted.start()].strip()
+        if said_words(finding) >= STATEMENT_MIN_WORDS and is_statement(finding, cues):
+            why = f"a finding the agent acted on {quoted(acted[0].strip(', '))}"
+            return Candidate("lessons", "lesson", cap(finding + "."), why=why)
     if person and cues.request.search(probe):
         return None  # work the session goes on to do
     # "Improve Windows test reliability": a title, not a statement; listed, it may be a fact.

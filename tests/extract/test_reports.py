@@ -221,6 +221,51 @@ def test_phrasings_the_rules_once_missed_are_caught_by_structure_and_meaning():
     ]
 
 
+def test_a_clause_that_stands_alone_is_kept_from_a_sentence_that_does_not():
+    # "They were…" leans on what came before; the clause after ", and" names its subject.
+    said = (
+        "They were repeat runs of the same job, and the job never got past action setup "
+        "because `pnpm` was missing from the runner PATH."
+    )
+    assert report(said) == [
+        (
+            "lessons",
+            "The job never got past action setup because `pnpm` was missing from the runner PATH.",
+        )
+    ]
+    assert report("They were retries, and the runner did not have it set up at all.") == []
+
+
+def test_what_the_agent_found_that_made_it_act_is_a_lesson_without_the_action():
+    capture = Capture()
+    said = (
+        "GitHub's deployment object does not include the final result inline, so I'm pulling "
+        "each deployment's statuses next."
+    )
+    capture.mine(Message("assistant", said), said)
+    found = capture.mine(Message("assistant", "Reading them now."), "Reading them now.")
+    assert [(c.category, c.text) for c in found] == [
+        ("lessons", "GitHub's deployment object does not include the final result inline."),
+    ]
+    said = "The build is green on `main`, so I'll merge the branch."  # a status, not a finding
+    capture.mine(Message("assistant", said), said)
+    assert capture.mine(Message("assistant", "Merging."), "Merging.") == []
+
+
+def test_a_heading_that_labels_what_it_states_is_a_statement():
+    text = (
+        "## Root Cause: race condition in `EzoicPlaceholder`\n\n"
+        "`showAds(id)` ran before the placeholder div existed.\n\n"
+        "The main subtlety is traversal: an include rule has to reopen a skipped directory.\n"
+    )
+    found = prose(text)
+    assert ("lessons", "Root Cause: race condition in `EzoicPlaceholder`") in found
+    assert (
+        "lessons",
+        "The main subtlety is traversal: an include rule has to reopen a skipped directory.",
+    ) in found
+
+
 @pytest.mark.parametrize(
     "rule",
     [

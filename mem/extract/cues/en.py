@@ -121,7 +121,10 @@ CUES = Cues(
             ),
             r"\b(?:same|the\s+real)\s+cause\b|\bcaused\b",
             r"\b(?:the\s+reason\s+(?:was|is)|was\s+due\s+to|is\s+due\s+to|it\s+was\s+because)\b",
-            r"\bthe\s+(?:culprit|catch|trick|gotcha)\s+(?:was|is)\b",
+            (
+                r"\bthe\s+(?:(?:main|key|real|one)\s+)?(?:culprit|catch|trick|gotcha|subtlety"
+                r"|pitfall|caveat)\s+(?:was|is|here\s+is)\b"
+            ),
             r"\b(?:only|doesn't|does\s+not|won't)\s+work(?:s)?\s+(?:if|when|unless|with)\b",
             (
                 r"^the\s+(?:\S+\s+){0,4}(?:failure|crash|error|bug|jitter|mismatch|flak(?:e|iness)|hang"
