@@ -479,7 +479,8 @@ def extract(
         yield from joined(gathered, together)
 
 
-GATHERED = frozenset({"its heading", "a listed fact naming something"})
+# What files a list item by the list it stands in, not by what it says alone.
+GATHERED = ("its heading", "a listed fact naming something", "a rule of the person's")
 
 
 def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator[Candidate]:
@@ -633,7 +634,7 @@ def candidates(
                 found = None
         if found is None:
             continue
-        if bullet and found.why in GATHERED and found.category != "tasks":
+        if bullet and found.why.startswith(GATHERED) and found.category != "tasks":
             introduction = introduced[-1][3] if introduced else ""
             above_it = heading if report else ""
             yield found, (unit.block, found.category, found.kind, introduction, above_it)

@@ -30,7 +30,12 @@ CUES = Cues(
         ),
         "warning": (r"hinweise?", r"risiken", r"bekannte\s+probleme", r"einschränkungen"),
         "decision": (r"entscheidungen?", r"lösung(?:en)?", r"änderungen"),
-        "convention": (r"konventionen?", r"regeln"),
+        "convention": (
+            r"konventionen?",
+            r"regeln",
+            r"anforderungen",
+            r"erwartetes\s+verhalten",
+        ),
     },
     introducers={},
     next_steps=(r"nächste\s+schritte", r"empfohlene\s+schritte"),

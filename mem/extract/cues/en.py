@@ -301,6 +301,10 @@ CUES = Cues(
             r"conventions?",
             r"preferences?",
             r"notes?\s+for\s+next\s+time",
+            # What an issue or a spec requires of the work: it holds after the session.
+            r"expected\s+(?:behaviou?r|results?)",
+            r"(?:hard\s+)?(?:requirements?|constraints?)",
+            r"acceptance\s+criteria",
         ),
         "done": (
             r"implementation",

@@ -145,7 +145,14 @@ CUES = Cues(
             r"corre[cç][aã]o(?:\s+do\s+\w+)?",
             r"solu[cç][aã]o",
         ),
-        "convention": (r"conven[cç][oõ]es", r"prefer[eê]ncias"),
+        "convention": (
+            r"conven[cç][oõ]es",
+            r"prefer[eê]ncias",
+            r"requisitos",
+            r"restri[cç][oõ]es",
+            r"comportamento\s+esperado",
+            r"regras(?:\s+cr[ií]ticas)?",
+        ),
         "done": (r"resumo", r"implementa[cç][aã]o"),
     },
     introducers={
@@ -245,7 +252,10 @@ CUES = Cues(
             r"\bagora\s+\w+",
         ),
     },
-    obligation=(r"\b(?:nunca|sempre|n[aã]o\s+(?:deve|pode|quero|use|mexa)|deve|precisa)\b",),
+    obligation=(
+        r"\b(?:nunca|sempre|n[aã]o\s+(?:deve|pode|quero|use|mexa)|deve|precisa)\b",
+        r"^n[aã]o\s+\w+(?:ar|er|ir)\b",  # "Não remover nenhuma funcionalidade": do not remove
+    ),
     offer=(r"^(?:quer\s+que\s+eu|deseja\s+que|posso\s+(?:tamb[eé]m|ajudar)|se\s+quiser)\b",),
     to_reader=(r"^(?:se\s+voc[eê]|voc[eê]\s+(?:pode|deve|precisa|vai))\b|\bpor\s+favor\b",),
     hedge=(r"\b(?:talvez|provavelmente|possivelmente|pode\s+ser|parece)\b",),
