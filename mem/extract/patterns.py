@@ -117,6 +117,13 @@ INTERJECTION = re.compile(
     r"^(?:good|great|perfect|ok(?:ay)?|excellent|nice|alright|sure|got\s+it)\b[,.!:—–-]+\s*(?=\S)",
     re.IGNORECASE,
 )
+# "After reviewing the commit, I realize that the change misses X": what was found is the
+# clause after "that"; the finding, not the agent's coming to it, is memory.
+FINDING_LEAD = re.compile(
+    r"^(?:[^,.;:]{0,80},\s*)?(?:i|we)\s+(?:now\s+|also\s+)?(?:realize|realise|realized|realised"
+    r"|noticed|found|discovered|learned|learnt|confirmed|verified)\s+that\s+(?=\S)",
+    re.IGNORECASE,
+)
 # A tool's own line in an export ("Read file: src/start.ts", "Ran command: …").
 TOOL_LINE = re.compile(
     r"^(?:read|edit(?:ed)?|wrote|write|ran|run|searched|search|listed|list|viewed|view|grep"
@@ -185,6 +192,10 @@ FACT_ANCHOR = re.compile(
 LOCAL_LINK = re.compile(r"file://|\]\(/(?:Users|home|tmp|var)/|[A-Z]:[\\/]Users", re.IGNORECASE)
 PATH_LIKE = re.compile(r"/|\.[A-Za-z]{1,5}`?$")  # `src/x`, `discovery.json`: a place, not words
 FACT_WORDS = 3  # a listed fact says at least this many words besides paths
+OPEN_QUESTION_WORDS = 3  # "Yank v0.2.2 from PyPI?"; "Why?" decides nothing
+TO_READER_QUESTION = re.compile(
+    r"\b(?:you|your|me|i|shall\s+we|should\s+we\s+(?:start|begin|continue))\b", re.IGNORECASE
+)
 LISTED_WORDS = 2  # an item its heading files says this many (a list of links says nothing)
 STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
 # In a person's document, a change is work asked for and a failure the problem to solve; what
@@ -563,6 +574,9 @@ def candidates(
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
         body = INTERJECTION.sub("", body_of(unit)) if report else body_of(unit)
+        if lead := FINDING_LEAD.match(straight(body)):
+            body = body[lead.end() :]
+            body = body[:1].upper() + body[1:]
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             if filing is not None:
@@ -583,6 +597,14 @@ def candidates(
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
+        if report and not person and bullet and is_open_question(body, cues):
+            # "Version management: - Yank v0.2.2 from PyPI?": a question the report leaves
+            # for the person to decide is open work.
+            yield (
+                Candidate("tasks", "task", cap(body), why="a question the report leaves open"),
+                None,
+            )
+            continue
         filing = introduced[-1][2] if introduced else section
         # A heading or an introducing line files the list items under it, and the opening
         # sentence of the paragraph that follows; later prose (often a general explanation)
@@ -808,6 +830,19 @@ def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:
 def content_words(text: str) -> frozenset[str]:
     """A text's words of four letters or more, their endings cut ("rebuilt" meets "rebuild")."""
     return frozenset(word[:STEM] for word in re.findall(r"[^\W\d_]{4,}", text.lower()))
+
+
+def is_open_question(body: str, cues: Compiled) -> bool:
+    """A question about the work, not one to the reader ("Want me to…?") or a rhetorical
+    aside: it names what is to be decided."""
+    probe = straight(body)
+    return (
+        probe.endswith(("?", "？"))
+        and said_words(probe, paths=True) >= OPEN_QUESTION_WORDS
+        and not cues.offer.search(probe)
+        and not cues.to_reader.search(probe)
+        and not TO_READER_QUESTION.search(probe)
+    )
 
 
 def is_narration(body: str, cues: Compiled) -> bool:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mem.extract.cues import compiled
+from mem.extract.cues import Compiled, compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
     INTERJECTION,
@@ -19,6 +19,7 @@ from mem.extract.patterns import (
     clean,
     is_statement,
     looks_like_output,
+    meaning,
     prose_units,
     said_words,
 )
@@ -185,7 +186,7 @@ class SessionSummary:
             if summed:
                 return summed
         cues = compiled()
-        told = fallback = ""
+        told = changed = fallback = ""
         for text in reversed(reports):
             for unit in prose_units(text):
                 sentence = INTERJECTION.sub("", body_of(unit))
@@ -200,13 +201,17 @@ class SessionSummary:
                     continue
                 if not told and cues.outcome.search(sentence):
                     told = cap(sentence)
+                if not changed and is_change(sentence, cues):
+                    changed = cap(sentence)  # the fix, where the report leads with the cause
                 if not fallback and not (
                     STATUS_ONLY.search(sentence)
                     or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
                 ):
                     fallback = cap(sentence)
-            if told or fallback:
+            if told or changed or fallback:
                 break  # the final report: older messages are the work on the way
+        if changed and fallback and filed_as(fallback, cues) == "lessons":
+            fallback = changed  # the report leads with what broke: the fix says what was done
         return told or cap("; ".join(subjects[-3:])) or fallback
 
     @property
@@ -271,6 +276,17 @@ def render_handoff(
     if tokens[0] or tokens[1]:
         parts.append(f"**Tokens:** {tokens[0]:,} in, {tokens[1]:,} out")
     return "\n\n".join(parts)[: MAX_CHARS * 12]
+
+
+def is_change(sentence: str, cues: Compiled) -> bool:
+    """Whether a report's sentence says what was changed or decided ("The fix: …", "Moved the
+    check before the clone"), rather than what was found or why."""
+    return filed_as(sentence, cues) == "decisions"
+
+
+def filed_as(sentence: str, cues: Compiled) -> str:
+    found = classify(sentence, cues) or meaning(sentence, cues, listed=False)
+    return found.category if found is not None else ""
 
 
 def summed_up(text: str) -> str:

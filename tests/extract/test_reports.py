@@ -266,6 +266,26 @@ def test_a_heading_that_labels_what_it_states_is_a_statement():
     ) in found
 
 
+def test_the_finding_is_kept_without_the_agent_coming_to_it():
+    said = (
+        "After reviewing the commit, I realize that the modification doesn't directly address "
+        "an UnboundLocalError."
+    )
+    assert report(said) == [
+        ("lessons", "The modification doesn't directly address an UnboundLocalError.")
+    ]
+
+
+def test_a_question_a_reports_list_leaves_open_is_a_task_and_one_to_the_reader_is_not():
+    text = (
+        "Open decisions:\n"
+        "- Yank v0.2.2 from PyPI?\n"
+        "- Want me to open the pull request?\n"
+        "- Should you rerun the failing job?\n"
+    )
+    assert report(text) == [("tasks", "Yank v0.2.2 from PyPI?")]
+
+
 def test_what_a_persons_issue_expects_and_a_list_of_their_rules_are_kept_as_one_entry_each():
     issue = (
         "Can you improve the flaky Windows tests?\n\n"
@@ -447,6 +467,23 @@ def test_the_handoffs_what_says_what_was_done_to_what_not_a_bare_status():
         [],
     )
     assert summary.what.startswith("Added `/src/gomodcache` next to `/src/dist`")
+
+
+def test_the_handoffs_what_is_the_fix_where_the_report_leads_with_what_broke():
+    from mem.extract.summary import SessionSummary
+
+    report_text = (
+        "What broke: the new packaging step leaves `src/gomodcache` behind, and GoReleaser "
+        "counts untracked files as a dirty tree.\n\n"
+        "The fix: I added `/src/gomodcache` to `.gitignore` next to the `/src/dist` entry."
+    )
+    summary = SessionSummary()
+    summary.take(Message("assistant", report_text), [])
+    assert summary.what.startswith("The fix: I added `/src/gomodcache` to `.gitignore`")
+    plain = "The importer now streams rows from `reader.py` instead of loading the whole file."
+    summary = SessionSummary()
+    summary.take(Message("assistant", plain + "\n\nSet `CHUNK` in `config.py` to tune it."), [])
+    assert summary.what == plain  # the report's lead says what was done: it stays the What
 
 
 def test_explain_names_a_commit_subject_as_such_not_as_prose():
