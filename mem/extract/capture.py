@@ -132,7 +132,11 @@ class Capture:
         if message.role == "summary":
             return list(self.from_summary(text))
         if message.role == "thinking":
-            return []  # the way to an answer: what holds is said again in the answer
+            # The way to an answer: what it decides or plans is said again in the answer, if
+            # it holds. A cause it finds in something named ("the stale `bin/so` is picked up
+            # because its folder is on PATH") is often said nowhere else.
+            thought = patterns.extract(text, signals=PROSE_SIGNALS)
+            return [c for c in thought if c.category == "lessons" and patterns.names_cause(c.text)]
         default = None
         if self.asked_why and len(text) <= SHORT_ANSWER:
             default = ("lessons", "lesson")  # the answer to "what went wrong?" explains a cause
@@ -233,4 +237,6 @@ def origin_of(message: Message, text: str, report: bool) -> str:
         return "a compaction summary"
     if message.role == "result" or report:
         return "the agent's report"
+    if message.role == "thinking":
+        return "the agent's thinking"
     return "the agent's prose"

@@ -166,6 +166,7 @@ DANGLING = re.compile(
     r"|each|both|mas|ent[aã]o|eles|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,
 )
+STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
 LATER_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+|\s+—\s+")
 ACTED_ON = re.compile(
     r",\s+so\s+(?:i'm|i\s+am|i'll|i\s+will|let\s+me|let's|i\s+need|we\s+need|we'll|i\s+should"
@@ -786,6 +787,16 @@ def names_something(probe: str) -> bool:
     if LOCAL_LINK.search(probe) or not FACT_ANCHOR.search(probe):
         return False
     return said_words(probe) >= FACT_WORDS
+
+
+def names_cause(text: str) -> bool:
+    """Whether a lesson says why, of something a later session can look up: a cause signal
+    and a name ("The root cause is clear" names nothing)."""
+    probe = straight(text[:RULE_WINDOW])
+    if not FACT_ANCHOR.search(probe) or said_words(probe) < STATEMENT_MIN_WORDS:
+        return False
+    causes = (pattern for pattern, slot, _, _ in compiled().meaning if slot == "cause")
+    return bool(STEMS_FROM.search(probe)) or any(pattern.search(probe) for pattern in causes)
 
 
 def said_words(text: str, paths: bool = False) -> int:

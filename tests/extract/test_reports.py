@@ -387,10 +387,21 @@ def test_a_report_leaves_out_fragments_inventories_status_and_others_work(said, 
     assert report(said) == kept
 
 
-def test_the_agents_thinking_is_not_mined():
+def test_the_agents_thinking_keeps_only_a_cause_it_finds_in_something_named():
     capture = Capture()
-    thought = "The root cause is that the hook runs before the index is written."
-    capture.mine(Message("thinking", thought), thought)
+    thought = (
+        "The root cause is clear. Checking whether an older `so` binary exists, since the shell "
+        "cannot find it. For testing, I'll use a throwaway key. The stale `bin/so` is picked "
+        "up by `so install` because its directory is in the PATH."
+    )
+    found = capture.mine(Message("thinking", thought), thought)
+    assert [(c.category, c.text, c.why.split(":")[0]) for c in found] == [
+        (
+            "lessons",
+            "The stale `bin/so` is picked up by `so install` because its directory is in the PATH.",
+            "the agent's thinking",
+        )
+    ]
     assert capture.finish() == []
 
 

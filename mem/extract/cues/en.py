@@ -365,6 +365,13 @@ CUES = Cues(
         ),
         r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
         r"\bthe\s+task\s+is\s+(?:done|complete)\b",
+        # A step under way, as reasoning titles and status lines put it ("Checking whether…",
+        # "Suspecting the install skipped…").
+        (
+            r"^(?:checking|reading|looking|suspecting|searching|investigating|examining|verifying"
+            r"|considering|planning|trying|running|inspecting|exploring|analy[sz]ing|reviewing"
+            r"|locating|identifying|confirming|figuring|thinking|debugging|tracing|testing)\b"
+        ),
         # "I have created the plan", "I verified with `git check-ignore` that…": the agent's
         # account of its own steps; what they found or decided is said without the "I".
         (
