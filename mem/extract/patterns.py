@@ -35,6 +35,18 @@ TEMPLATE_WINDOW = 20_000  # how far into a text blanks are looked for
 PLAN = re.compile(
     r"^\s*(?:implement|execute|carry\s+out)\s+the\s+following\s+plan\b", re.IGNORECASE
 )
+# The sections an agent's own summary of a session is written in (Claude Code's and OpenCode's
+# compaction prompts, session notes): a document the person pasted with two or more of them is
+# an earlier session's summary, mined as one.
+SESSION_SECTIONS = re.compile(
+    r"^\W{0,6}(?:\d+[.)]\s*)?(?:goals?|instructions|discoveries|accomplished|next\s+steps"
+    r"|critical\s+context|relevant\s+files(?:\s*/\s*directories)?|primary\s+request\s+and\s+intent"
+    r"|key\s+technical\s+concepts|files\s+and\s+code\s+sections|errors\s+and\s+fixes"
+    r"|problem\s+solving|pending\s+tasks|current\s+(?:work|state|status)|optional\s+next\s+step"
+    r"|decisions(?:\s+made)?|open\s+questions|known\s+issues|what\s+was\s+done)\W{0,4}$",
+    re.IGNORECASE | re.MULTILINE,
+)
+SUMMARY_SECTIONS = 3  # distinct section names that make a pasted text a session's summary
 WORD_CHAR = re.compile(r"\w")
 LAST_WORD = re.compile(r"\w+\Z")
 
@@ -167,6 +179,9 @@ DANGLING = re.compile(
     re.IGNORECASE,
 )
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
+# "But actually, the staged changes don't include…": a thought going on from the last, in a
+# pasted log; not a rule the person set.
+GOES_ON = re.compile(r"^(?:but|so|and|then|also|however|actually|hmm)\b", re.IGNORECASE)
 LATER_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+|\s+—\s+")
 ACTED_ON = re.compile(
     r",\s+so\s+(?:i'm|i\s+am|i'll|i\s+will|let\s+me|let's|i\s+need|we\s+need|we'll|i\s+should"
@@ -721,7 +736,12 @@ def meaning(
     probe = straight(body[:RULE_WINDOW])
     if UNRELATED.search(probe):
         return None  # "Unrelated files remain uncommitted": not this work's
-    if person and (said := cues.obligation.search(probe)) and not PERCEIVING.search(probe):
+    if (
+        person
+        and (said := cues.obligation.search(probe))
+        and not PERCEIVING.search(probe)
+        and not GOES_ON.match(probe)
+    ):
         return Candidate(
             "facts", "preference", cap(body), why=f"a rule of the person's: {quoted(said[0])}"
         )
@@ -976,6 +996,41 @@ def is_template(text: str) -> bool:
     return sum(bool(SECOND_PERSON.search(line)) for line in boxes) >= TEMPLATE_BLANKS
 
 
+def is_session_summary(text: str) -> bool:
+    """Whether a long text the person pasted is an agent's summary of an earlier session:
+    written under the sections such summaries use ("Discoveries", "Critical Context")."""
+    if len(text) <= LONG_PROMPT_CHARS or not SESSION_SECTIONS.search(text):
+        return False
+    summary, _ = summary_part(text)
+    names = {
+        " ".join(m[0].strip("#*_:- ").lower().split()) for m in SESSION_SECTIONS.finditer(summary)
+    }
+    return len(names) >= SUMMARY_SECTIONS
+
+
+def summary_part(text: str) -> tuple[str, str]:
+    """A pasted session summary's own lines (its first section heading, and the section
+    headings and list items around it unbroken), and the text around them."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if SESSION_SECTIONS.match(line.strip()))
+
+    def listed(line: str) -> bool:
+        stripped = line.strip()
+        return not stripped or bool(BULLET.match(line) or SESSION_SECTIONS.match(stripped))
+
+    start, end = first, first + 1
+    while start > 0 and listed(lines[start - 1]):
+        start -= 1
+    while end < len(lines) and listed(lines[end]):
+        end += 1
+    # Its section names stand alone, as headings, even where no blank line sets them apart.
+    summary = "\n".join(
+        f"\n{line}\n" if SESSION_SECTIONS.match(line.strip()) else line for line in lines[start:end]
+    )
+    rest = "\n".join([*lines[:start], "", *lines[end:]])
+    return summary, rest
+
+
 def is_document(text: str) -> bool:
     """Whether the person's message is a document they gave (a spec, an issue, an earlier
     session, an approved plan) rather than a remark of their own."""
@@ -991,6 +1046,14 @@ def from_person(text: str) -> Iterator[Candidate]:
         return
     if PLAN.match(text):
         yield from extract(text, report=True)  # an approved plan: decisions the agent made
+        return
+    if is_session_summary(text):
+        # An earlier session's summary, pasted with what came around it (often that
+        # session's transcript): the summary is mined as a compaction summary is, what is
+        # around it as the rest of a document the person gave.
+        summary, rest = summary_part(text)
+        yield from extract(summary, report=True)
+        yield from extract(rest, report=True, person=True)
         return
     if is_document(text):
         yield from extract(text, report=True, person=True)

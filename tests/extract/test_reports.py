@@ -286,6 +286,35 @@ def test_a_question_a_reports_list_leaves_open_is_a_task_and_one_to_the_reader_i
     assert report(text) == [("tasks", "Yank v0.2.2 from PyPI?")]
 
 
+def test_an_earlier_sessions_summary_the_person_pasted_is_mined_as_a_summary_and_not_its_log():
+    summary = (
+        "Discoveries\n"
+        "- Blockint rules are implemented as `Policy` struct extensions, not service calls\n"
+        "Next Steps\n"
+        "- Tag the release for the hackathon submission\n"
+        "Critical Context\n"
+        "- Anchor program ID: `BaSZuLcwjfh75T3TjbVYpTH4qpJt1tNoZ3S6PTkvNhCb`\n"
+        "- `/logs` endpoints now return `PaginatedLogsResponse`\n"
+    )
+    log = "".join(
+        f"Thinking: now let me run step {n} of the release checks and look at the output.\n"
+        f"$ cargo test --release\n15 passed; 0 failed; 0 ignored; finished in 0.{n}s\n"
+        for n in range(12)
+    )
+    pasted = summary + "▣ Compaction · 54.9s\n" + log + "Everything has been pushed successfully.\n"
+    assert patterns.is_session_summary(pasted)
+    found = [(c.category, c.text) for c in patterns.from_person(pasted)]
+    texts = " ".join(text for _, text in found)
+    assert "implemented as `Policy` struct extensions" in texts
+    assert "`BaSZuLcwjfh75T3TjbVYpTH4qpJt1tNoZ3S6PTkvNhCb`" in texts
+    assert "`/logs` endpoints now return `PaginatedLogsResponse`" in texts
+    assert ("tasks", "Tag the release for the hackathon submission") in found
+    assert "passed" not in texts and "pushed successfully" not in texts
+    # The same sections in a short remark, or a document with one of them, are no summary.
+    assert not patterns.is_session_summary(summary)
+    assert not patterns.is_session_summary("Next Steps\n- x\n" + log)
+
+
 def test_what_a_persons_issue_expects_and_a_list_of_their_rules_are_kept_as_one_entry_each():
     issue = (
         "Can you improve the flaky Windows tests?\n\n"
