@@ -323,6 +323,18 @@ def is_heading_line(line: str, alone: bool) -> bool:
     )
 
 
+def is_section_name(line: str) -> bool:
+    """A line that is only a section's name ("Expected behavior", "Root cause", "Findings"):
+    a heading, with or without blank lines around it."""
+    if len(line.split()) > HEADING_WORDS or line.endswith((".", "!", "?", ";", ",", "。")):
+        return False
+    cues = compiled()
+    bare = clean(MARKER.sub("", line)).strip()
+    return bool(cues.next_steps.match(bare)) or any(
+        pattern.match(bare) for pattern, _, _, _ in cues.sections
+    )
+
+
 def is_title_line(line: str) -> bool:
     """A short line that names what follows: `**Why:**`, `Known issues:`, `**What was wrong**`."""
     bare = MARKER.sub("", line).strip("*_ ")
@@ -406,7 +418,8 @@ def prose_units(text: str) -> Iterator[Unit]:
             lines[index + 1].strip() if index + 1 < len(lines) else ""
         )
         if is_heading_line(stripped, alone) or (
-            not marker and (stripped.startswith("#") or is_title_line(stripped))
+            not marker
+            and (stripped.startswith("#") or is_title_line(stripped) or is_section_name(stripped))
         ):
             yield from flush()
             end_list()

@@ -233,3 +233,18 @@ def test_the_answer_to_what_went_wrong_is_a_lesson():
     answer = "The project was initialized with an older version, and the schema changed since."
     capture.mine(Message("assistant", answer), answer)
     assert [c.category for c in capture.finish()] == ["lessons"]
+
+
+def test_a_line_that_is_only_a_sections_name_heads_what_follows_without_blank_lines():
+    text = (
+        "The tests fail on Windows.\n"
+        "Expected behavior\n"
+        "Extension cleanup should tolerate transient Windows file locks without sleeps.\n"
+    )
+    units = list(patterns.prose_units(text))
+    assert [u.kind for u in units] == ["sentence", "heading", "sentence"]
+    found = [(c.category, c.text) for c in patterns.extract(text, report=True, person=True)]
+    assert (
+        "facts",
+        "Extension cleanup should tolerate transient Windows file locks without sleeps.",
+    ) in found
