@@ -248,3 +248,15 @@ def test_a_line_that_is_only_a_sections_name_heads_what_follows_without_blank_li
         "facts",
         "Extension cleanup should tolerate transient Windows file locks without sleeps.",
     ) in found
+
+
+def test_a_heading_that_names_decisions_among_other_words_files_its_items_as_decisions():
+    text = (
+        "### Key Architectural Decisions for Your Review:\n"
+        "1. **Local Privacy Mode**: The Electron app defaults to a local SQLite database.\n\n"
+        "## Principais decisões de arquitetura\n"
+        "- Usar SQLite local por padrão no app desktop\n"
+    )
+    found = [(c.category, c.text) for c in patterns.extract(text, report=True)]
+    assert [category for category, _ in found] == ["decisions", "decisions"]
+    assert found[0][1].endswith("The Electron app defaults to a local SQLite database.")

@@ -29,7 +29,11 @@ CUES = Cues(
             r"(?:kritische\s+)?(?:probleme|fehler)",
         ),
         "warning": (r"hinweise?", r"risiken", r"bekannte\s+probleme", r"einschränkungen"),
-        "decision": (r"entscheidungen?", r"lösung(?:en)?", r"änderungen"),
+        "decision": (
+            r"(?:[\w-]+\s+){0,3}entscheidungen?(?:\s+[\w-]+){0,4}",
+            r"lösung(?:en)?",
+            r"änderungen",
+        ),
         "convention": (
             r"konventionen?",
             r"regeln",

@@ -292,6 +292,8 @@ CUES = Cues(
         ),
         "decision": (
             r"(?:design\s+|key\s+)?decisions?",
+            # "Key Architectural Decisions for Your Review": decisions, whatever words surround
+            r"(?:[\w-]+\s+){0,3}decisions(?:\s+[\w-]+){0,4}",
             r"(?:the\s+)?(?:solution|fix|workaround|resolution)",
             r"approach",
             r"trade[- ]offs?",

@@ -140,7 +140,7 @@ CUES = Cues(
             r"aten[cç][aã]o",
         ),
         "decision": (
-            r"decis[oõ]es",
+            r"(?:[\w-]+\s+){0,3}decis[oõ]es(?:\s+[\w-]+){0,4}",
             r"abordagem",
             r"corre[cç][aã]o(?:\s+do\s+\w+)?",
             r"solu[cç][aã]o",
