@@ -9,6 +9,11 @@ SIMILAR = 0.6  # Jaccard similarity of word sets above which two texts say the s
 HELD = 0.8  # share of a text's words another holds for it to say nothing more (in one commit)
 HELD_WORDS = 4  # ... when the text has at least this many words: shorter ones may differ in one
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# The words that carry a text's meaning, their endings cut: "O problema era o threshold
+# incorreto do teste" and "O problema é que o teste tem um threshold incorreto" share them all.
+# A word with a digit in it ("job12", "8082") is a name, compared whole.
+CONTENT = re.compile(r"[^\W_]{4,}")
+STEM = 5
 
 
 def normalise(text: str) -> str:
@@ -31,10 +36,14 @@ class Said(NamedTuple):
 
     form: str
     words: frozenset[str]
+    content: frozenset[str] = frozenset()
 
 
 def said(text: str) -> Said:
-    return Said(normalise(text), word_set(text))
+    content = frozenset(
+        word[:STEM] if word.isalpha() else word for word in CONTENT.findall(text.lower())
+    )
+    return Said(normalise(text), word_set(text), content)
 
 
 def alike(first: Said, second: Said) -> bool:
@@ -47,10 +56,16 @@ def is_same(first: str, second: str) -> bool:
     return alike(said(first), said(second))
 
 
-def repeats(new: Said, old: Said) -> bool:
+def repeats(new: Said, old: Said, same_category: bool = True, commits: bool = False) -> bool:
     """Whether a text found in one commit says nothing the earlier `old` did not: a duplicate,
     or most of its words already there ("Precomputed the two empty packs" after "Fixed:
     Precomputed the two empty packs (`push.go`) — …")."""
+    if commits:
+        return new.form == old.form  # two commits are two changes, however alike their words
     if alike(new, old):
         return True
-    return len(new.words) >= HELD_WORDS and len(new.words & old.words) >= HELD * len(new.words)
+    if len(new.words) >= HELD_WORDS and len(new.words & old.words) >= HELD * len(new.words):
+        return True
+    # The same finding said again in other words, filed the same (in prose, then the report).
+    held = len(new.content & old.content)
+    return same_category and len(new.content) >= HELD_WORDS and held >= HELD * len(new.content)

@@ -91,7 +91,7 @@ REASON = re.compile(
     re.IGNORECASE,
 )
 LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
-NUMBERED_HEADING = re.compile(r"^\d+(?:\.\d+)+\.?\s+[^\W\d_][^.!?:]{2,60}$")
+NUMBERED_HEADING = re.compile(r"^\d+(?:\.\d+)+\.?\s+[^\W\d_][^!?:]{2,80}(?<![.!?:])$")
 # "2. KNOWN BUGS", "HIGH (Bugs/Functionality)": capitals, maybe numbered, maybe a gloss after.
 CAPS_HEADING = re.compile(
     r"^(?:\d+[.)]\s+)?[A-ZÄÖÜÀ-Ý][A-ZÄÖÜÀ-Ý0-9 &/+-]{3,60}(?:\s+\([^()]{1,40}\))?$"
@@ -212,6 +212,7 @@ OPEN_QUESTION_WORDS = 3  # "Yank v0.2.2 from PyPI?"; "Why?" decides nothing
 TO_READER_QUESTION = re.compile(
     r"\b(?:you|your|me|i|shall\s+we|should\s+we\s+(?:start|begin|continue))\b", re.IGNORECASE
 )
+TITLE_WORDS = 3  # a heading that names an item alone says this many words
 LISTED_WORDS = 2  # an item its heading files says this many (a list of links says nothing)
 STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
 # In a person's document, a change is work asked for and a failure the problem to solve; what
@@ -239,6 +240,7 @@ CODE_LINE = re.compile(
     r"|var|return|public|private|protected|fn|func|package|#include|using)\b[^.!?]*$"
     r"|^@(?:param|returns?|throws|type|typedef|example|see)\b"
     r"|[│┃├└╭╰┌└]|[;{]\s*$"
+    r"|^[\w.$]+\(.*[{}'\"].*\)[;,]?$"  # a call with literals: highlight(0, 'X', { fg = y })
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
 # Emphasis is flattened; text that only looks like it stays as written: a glob
@@ -466,8 +468,9 @@ def body_of(unit: Unit) -> str:
     return clean(MARKER.sub("", unit.text[marker.end() :] if marker else unit.text))
 
 
-def filing_of(title: str, cues: Compiled) -> Filing | None:
-    """What a heading or an introducing line says about the items under it."""
+def filing_of(title: str, cues: Compiled, within: bool = True) -> Filing | None:
+    """What a heading or an introducing line says about the items under it: by its name, or
+    (`within`) by a deciding word in a longer heading ("Root Cause of Failures")."""
     bare = clean(MARKER.sub("", title)).strip()
     if cues.next_steps.match(bare):
         return NEXT_STEP
@@ -477,7 +480,7 @@ def filing_of(title: str, cues: Compiled) -> Filing | None:
     for pattern, _, category, kind in cues.introducers:
         if pattern.search(bare):
             return category, kind
-    if len(bare.split()) <= HEADING_WORDS:
+    if within and len(bare.split()) <= HEADING_WORDS:
         for pattern, _, category, kind in cues.sections_within:
             if pattern.search(bare):
                 return category, kind
@@ -506,17 +509,34 @@ def extract(
     """
     gathered: list[Candidate] = []
     together: tuple[object, ...] | None = None
+    title: tuple[str, Filing | None] = ("", None)  # a heading naming the item under it
     for found, group in candidates(text, default, report, person, signals):
         if gathered and group != together:
             yield from joined(gathered, together)
             gathered = []
-        if group is None:
+        if found is None:  # a heading: the last one named an item no statement told
+            yield from untold(*title)
+            title = (str(group[1]), group[2]) if group else ("", None)  # type: ignore[assignment]
+        elif group is None:
+            if title[0] and report:
+                found = under_heading(found, title[0])
+            title = ("", None)
             yield found
         else:
+            title = ("", None)  # its items carry the heading
             gathered.append(found)
             together = group
     if gathered:
         yield from joined(gathered, together)
+    yield from untold(*title)
+
+
+def untold(heading: str, filing: Filing | None) -> Iterator[Candidate]:
+    """A heading that names a problem or a task ("Lualine replace mode empty" under
+    "Critical bugs") with nothing under it but code: the heading is the item."""
+    named = heading and filing and filing[0] in ("lessons", "tasks")
+    if named and filing and said_words(heading) >= TITLE_WORDS:
+        yield Candidate(filing[0], filing[1], cap(heading), why="a heading under its section")
 
 
 # What files a list item by the list it stands in, not by what it says alone.
@@ -552,8 +572,9 @@ def candidates(
     report: bool,
     person: bool,
     signals: frozenset[str],
-) -> Iterator[tuple[Candidate, tuple[object, ...] | None]]:
-    """`extract`'s candidates, each with the list it is gathered with (None: it stands alone)."""
+) -> Iterator[tuple[Candidate | None, tuple[object, ...] | None]]:
+    """`extract`'s candidates, each with the list it is gathered with (None: it stands alone);
+    a heading as (None, ("heading", the item it names or "", its filing))."""
     cues = compiled()
     heading = ""  # the last heading's words, in a report: the context of the items under it
     unsignalled = 0
@@ -575,19 +596,31 @@ def candidates(
                 said = classify(clean(MARKER.sub("", unit.text)), cues)
                 if said is not None and said_words(said.text) >= STATEMENT_MIN_WORDS:
                     yield said._replace(why=f"{said.why}, in a heading"), None
+            titled = False  # a heading under a section that files it names the item under it
             if unit.kind == "heading":
                 while above and above[-1][0] >= unit.indent:
                     above.pop()
                 inherited = next((f for _, f in reversed(above) if f is not None), None)
+                named = filing_of(unit.text, cues, within=False)
+                if inherited is not None and named is None:
+                    # "HIGH (bugs)" under "Recommendations": a word within a sub-heading
+                    # does not outweigh the section it stands in.
+                    filing = None
                 above.append((unit.indent, filing))
+                titled = filing is None and inherited is not None
                 filing = filing if filing is not None else inherited
             if report and filing == ("", ""):
                 filing = None  # what a report says was done is its decisions
             if unit.kind == "heading":
                 section, section_block, introduced = filing, None, []
                 heading = clean(MARKER.sub("", unit.text)).strip(" :：")
-                if NUMBERED_HEADING.match(heading) or CAPS_HEADING.match(heading):
+                if titled and filing:
+                    # "1.4 Lualine replace mode empty" under "1. Critical bugs": the name of
+                    # the item its text goes on to tell.
+                    heading = SECTION_NUMBER.sub("", heading).strip()
+                elif NUMBERED_HEADING.match(heading) or CAPS_HEADING.match(heading):
                     heading = ""  # a long document's section title: too far from its items
+                yield None, ("heading", heading if titled else "", filing)
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing, clean(unit.text).strip(" :："))]
             continue

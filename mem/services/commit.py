@@ -17,7 +17,7 @@ from mem import __version__
 from mem.config import Settings, check_agent
 from mem.errors import FileUnreadable, FormatMismatch, InvalidInput
 from mem.extract import dedupe, formats, patterns
-from mem.extract.capture import Capture
+from mem.extract.capture import COMMIT_WHY, Capture
 from mem.extract.instructions import Instructions
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
@@ -52,7 +52,15 @@ class Batch:
         # The same thing said twice (a later report repeats an earlier one, under another
         # heading or filed otherwise) is kept once, where it was first said.
         new = dedupe.said(candidate.text)
-        if any(dedupe.repeats(new, old) for old in self.said_of.values()):
+        if any(
+            dedupe.repeats(
+                new,
+                old,
+                same_category=self.session_of[other][0].category == candidate.category,
+                commits=COMMIT_WHY in (self.session_of[other][0].why, candidate.why),
+            )
+            for other, old in self.said_of.items()
+        ):
             return
         if len(self.session_of) >= MAX_COMMIT_CANDIDATES:
             self.left_out += 1  # said in the report: a runaway log is cut, never silently

@@ -260,3 +260,37 @@ def test_a_heading_that_names_decisions_among_other_words_files_its_items_as_dec
     found = [(c.category, c.text) for c in patterns.extract(text, report=True)]
     assert [category for category, _ in found] == ["decisions", "decisions"]
     assert found[0][1].endswith("The Electron app defaults to a local SQLite database.")
+
+
+def test_a_sub_heading_names_the_item_under_it_and_stands_for_it_where_only_code_follows():
+    text = (
+        "1. KRITISCHE BUGS & PROBLEME\n\n"
+        "1.2 Undefinierte Farbe\n\n"
+        "colors.cyan existiert nicht in palette.lua - dies verursacht einen Fehler!\n\n"
+        "1.4 Lualine Replace-Mode leer\n\n"
+        "highlight(0, 'StorageClass', { fg = colors.cyan, bg = 'NONE' })\n\n"
+        "2. ARCHITEKTUR\n\n"
+        "Die Palette liegt in `palette.lua` und wird von allen Dateien geladen.\n"
+    )
+    found = [(c.category, c.text) for c in patterns.extract(text, report=True)]
+    assert found[:2] == [
+        (
+            "lessons",
+            (
+                "Undefinierte Farbe: colors.cyan existiert nicht in palette.lua - dies "
+                "verursacht einen Fehler!"
+            ),
+        ),
+        ("lessons", "Lualine Replace-Mode leer"),
+    ]
+    assert not any("highlight(0" in text for _, text in found)  # a call drawn without a fence
+
+
+def test_a_word_within_a_sub_heading_does_not_outweigh_the_section_it_stands_in():
+    text = (
+        "## Recommendations\n\n"
+        "### HIGH (Bugs/Functionality)\n\n"
+        "1. Define the missing `colors.cyan` in languagedefaults.lua\n"
+    )
+    found = [(c.category, c.text) for c in patterns.extract(text, report=True)]
+    assert [category for category, _ in found] == ["tasks"]

@@ -1,0 +1,44 @@
+"""One run of `mem commit` keeps a thing once: said again in other words and filed the same
+(in prose on the way, then in the report), it is a repeat; two commits are two changes."""
+
+from __future__ import annotations
+
+from mem.extract import dedupe
+from mem.extract.capture import COMMIT_WHY
+from mem.extract.patterns import Candidate
+from mem.services.commit import Batch
+
+
+def kept(*candidates: Candidate) -> list[str]:
+    batch = Batch()
+    for candidate in candidates:
+        batch.add(candidate, "s1", frozenset())
+    return [c.text for found in batch.by_category.values() for c in found]
+
+
+def test_a_finding_said_again_in_other_words_is_kept_once():
+    first = Candidate("lessons", "lesson", "O problema é que o teste tem um threshold incorreto.")
+    again = Candidate("lessons", "lesson", "O problema era apenas o threshold incorreto do teste.")
+    assert kept(first, again) == [first.text]
+    assert dedupe.repeats(dedupe.said(again.text), dedupe.said(first.text))
+
+
+def test_other_words_filed_otherwise_or_two_commit_subjects_are_both_kept():
+    lesson = Candidate("lessons", "lesson", "The scraper fails on pages whose navigation errors.")
+    decision = Candidate(
+        "decisions", "decision", "The scraper now handles pages whose navigation errors."
+    )
+    assert len(kept(lesson, decision)) == 2
+    undone = Candidate(
+        "decisions",
+        "decision",
+        "fix: resolve UnboundLocalError in scrape_with_playwright method",
+        why=COMMIT_WHY,
+    )
+    landed = Candidate(
+        "decisions",
+        "decision",
+        "fix: Handle UnboundLocalError in scrape_with_playwright",
+        why=COMMIT_WHY,
+    )
+    assert kept(undone, landed) == [undone.text, landed.text]
