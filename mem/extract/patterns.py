@@ -111,6 +111,16 @@ STATUS_LINE = re.compile(
     re.IGNORECASE,
 )
 # A report's own one-line summary is the handoff's What, not another memory.
+# A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run
+# ruff`", "Added `--include-file`, committed, and pushed.", "Fixed — one line in x".
+WORKFLOW_STEP = re.compile(
+    r"^(?:[\w ]{2,30}:\s+)?(?:created\s+and\s+switched|checked\s+out|executed"
+    r"|switched\s+to\s+(?:the\s+)?(?:new\s+)?(?:branch|`[^`\s]*/)"
+    r"|ran\s+`|pushed|committed\s+(?:and|&)\s+pushed)\b"
+    r"|,?\s+(?:committed|pushed)(?:,?\s+and\s+(?:pushed|committed))?[.!]?$"
+    r"|^(?:fixed|done|resolved)\s*[—–-]\s",
+    re.IGNORECASE,
+)
 # Where the work stands (its commit, branch, PR, status, date): the handoff's, not memory.
 STATE_LABEL = re.compile(
     r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date"
@@ -757,6 +767,7 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not STATUS_LINE.search(LABEL_PREFIX.sub("", body))
         and not SUMMARY_LABEL.match(body)
         and not STATE_LABEL.match(body)
+        and not (WORKFLOW_STEP.search(body) and not REASON.search(body))
         and not THOUGHT_LABEL.match(body)
         and not CUT_SHORT.search(body)
         and not TOOL_LINE.match(body)
@@ -959,6 +970,8 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
             return filed(category, kind, sentence, cues, why)
     if cues.narration.search(probe) and not cues.decided_in_passing.search(probe):
         return None
+    if WORKFLOW_STEP.search(probe) and not REASON.search(probe):
+        return None  # "Created and switched to `codex/x`": a step, whatever cue it holds
     if cues.general.search(probe) and not cues.specific.search(probe):
         return None
     if cues.hedge.search(probe):

@@ -410,6 +410,12 @@ def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_i
         ("- Implementation: All 72 unit tests pass cleanly with `uv run pytest`.", []),
         ("- Verification: `bun run lint` — no lint issues", []),
         ("On the remote machine, every evaluation of the repository fails with", []),
+        ("- Created and switched to `codex/docs-honor-ignore-lists`.", []),
+        ("- Added `--include-file` to the CLI, committed, and pushed.", []),
+        ("Fixed — one line in [.gitignore:184](.gitignore:184).", []),
+        ("I have created the implementation plan for the dashboard and its API.", []),
+        ("Each was created by the historical `deploy` workflow after `ci` completed.", []),
+        ("- Branch: `codex/docs-honor-ignore-lists` tracking `origin/main`", []),
     ],
 )
 def test_a_report_leaves_out_fragments_inventories_status_and_others_work(said, kept):
