@@ -46,6 +46,21 @@ def said(text: str) -> Said:
     return Said(normalise(text), word_set(text), content)
 
 
+def in_order(new: str, old: str) -> int:
+    """How many of `new`'s words `old` says in the same order (the longest common
+    subsequence): "add the session first, then clone" is not "clone, then add the session"."""
+    first, second = new.split(), old.split()
+    row = [0] * (len(second) + 1)
+    for word in first:
+        diagonal = 0
+        for index, other in enumerate(second, 1):
+            diagonal, row[index] = (
+                row[index],
+                (diagonal + 1 if word == other else max(row[index], row[index - 1])),
+            )
+    return row[-1]
+
+
 def alike(first: Said, second: Said) -> bool:
     """Duplicates: equal when normalised, or similar word sets."""
     return first.form == second.form or jaccard(first.words, second.words) > SIMILAR
@@ -64,8 +79,12 @@ def repeats(new: Said, old: Said, same_category: bool = True, commits: bool = Fa
         return new.form == old.form  # two commits are two changes, however alike their words
     if alike(new, old):
         return True
-    if len(new.words) >= HELD_WORDS and len(new.words & old.words) >= HELD * len(new.words):
-        return True
+    if (
+        len(new.words) >= HELD_WORDS
+        and len(new.words & old.words) >= HELD * len(new.words)
+        and in_order(new.form, old.form) >= HELD * len(new.form.split())
+    ):
+        return True  # most of its words said before, in the same order
     # The same finding said again in other words, filed the same (in prose, then the report).
     held = len(new.content & old.content)
     return same_category and len(new.content) >= HELD_WORDS and held >= HELD * len(new.content)

@@ -42,3 +42,23 @@ def test_other_words_filed_otherwise_or_two_commit_subjects_are_both_kept():
         why=COMMIT_WHY,
     )
     assert kept(undone, landed) == [undone.text, landed.text]
+
+
+def test_the_fix_that_reorders_the_steps_a_cause_named_is_not_a_repeat_of_it():
+    cause = Candidate(
+        "lessons",
+        "lesson",
+        "We clone the repository; then we create a branch; finally we add the session to the "
+        "database",
+    )
+    fix = Candidate(
+        "decisions", "decision", "Add the session to the database first; then clone the repository"
+    )
+    assert kept(cause, fix) == [cause.text, fix.text]
+    restated = Candidate("decisions", "decision", "Precomputed the two empty packs")
+    first = Candidate(
+        "lessons",
+        "lesson",
+        "Fixed: Precomputed the two empty packs (`push.go`) — the bytes depend only on the hash",
+    )
+    assert kept(first, restated) == [first.text]

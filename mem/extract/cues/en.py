@@ -332,6 +332,11 @@ CUES = Cues(
             r"\bthe\s+(?:main\s+)?changes\s+(?:are|were)\b",
             r"\bhere's\s+what\s+was\s+(?:updated|changed)\b",
             r"\b(?:i|we)\s+(?:chose|picked|went\s+with|settled\s+on)\b",
+            # "To fix this properly, we need to change the order in `start.ts`:"
+            (
+                r"^to\s+(?:fix|solve|resolve|address)\s+(?:this|it|the\s+\w+)(?:\s+\w+)?,\s+"
+                r"(?:we|i)\s+(?:need|have|will|should|must)\b"
+            ),
         ),
         "lesson": (
             (
