@@ -192,6 +192,16 @@ STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNOREC
 # "But actually, the staged changes don't include…": a thought going on from the last, in a
 # pasted log; not a rule the person set.
 GOES_ON = re.compile(r"^(?:but|so|and|then|also|however|actually|hmm)\b", re.IGNORECASE)
+# A sentence whose subject is a name in code: "`--include-file` is repeatable", "The
+# `gitService.branch` method first checks…", "`record.Write` signs commits via…".
+NAMED_SUBJECT = re.compile(
+    r"^(?:the\s+)?`[^`\s]{2,60}`(?:\s+(?:method|function|flag|option|field|file|command|class"
+    r"|module|endpoint|hook|setting|variable|table|column|key|script|step|job|type))?\s+"
+    r"(?:\w+ly\s+)?(?:is|are|was|has|have|does|returns|uses|accepts|reads|writes|runs|calls"
+    r"|checks|requires|expects|supports|defaults|lives|holds|stores|takes|sends|signs|loads"
+    r"|keeps|skips|treats|needs|only|never|always|first|still|now)\b",
+    re.IGNORECASE,
+)
 LATER_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+|\s+—\s+")
 ACTED_ON = re.compile(
     r",\s+so\s+(?:i'm|i\s+am|i'll|i\s+will|let\s+me|let's|i\s+need|we\s+need|we'll|i\s+should"
@@ -840,6 +850,11 @@ def meaning(
                 return Candidate(
                     category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}"
                 )
+    # "`--include-file` is repeatable, resolved relative to `--repo`": how a thing the project
+    # names behaves, said of it by name.
+    named = slots is None and not person and not listed and NAMED_SUBJECT.match(probe)
+    if named and said_words(probe) >= STATEMENT_MIN_WORDS and not LOCAL_LINK.search(probe):
+        return Candidate("facts", "fact", cap(body), why="said of something named")
     if slots is not None or person or not listed:
         return None
     if not names_something(probe):

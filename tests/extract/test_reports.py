@@ -315,6 +315,17 @@ def test_an_earlier_sessions_summary_the_person_pasted_is_mined_as_a_summary_and
     assert not patterns.is_session_summary("Next Steps\n- x\n" + log)
 
 
+def test_a_report_keeps_what_it_says_of_a_thing_it_names_in_code():
+    text = (
+        "`--include-file` is repeatable, resolved relative to `--repo`, and loaded after "
+        "`.gitignore`.\n\n"
+        "The `gitService.branch` method first checks for the session in the database.\n\n"
+        "The dashboard looks much cleaner now.\n"
+    )
+    assert [category for category, _ in report(text)] == ["facts", "facts"]
+    assert prose(text) == []  # on the way to a report, a description is no finding
+
+
 def test_what_a_persons_issue_expects_and_a_list_of_their_rules_are_kept_as_one_entry_each():
     issue = (
         "Can you improve the flaky Windows tests?\n\n"
