@@ -586,6 +586,29 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     yield first._replace(text=cap(lead + "; ".join(parts)), why=f"{first.why}, listed")
 
 
+def labelled_paragraphs(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
+    """Units as `prose_units` gives them, but a paragraph that opens with a label ("Tip: …",
+    "Root cause: …") is one unit: what the label names goes on past the first sentence ("Dica:
+    se precisar parar, pressione Ctrl+C. Para rodar de novo, use `py -m streamlit run`")."""
+    held: Unit | None = None
+    for unit in units:
+        if held is not None:
+            same = unit.kind == "sentence" and not unit.in_bullet and unit.block == held.block
+            joined = f"{held.text} {unit.text}"
+            if same and size(joined) <= MAX_CHARS and not is_narration(unit.text, cues):
+                held = held._replace(text=joined)
+                continue
+            yield held
+            held = None
+        opening = unit.kind == "sentence" and not unit.in_bullet
+        if opening and any(p.search(straight(body_of(unit))) for p, _, _, _ in cues.lead_ins):
+            held = unit
+            continue
+        yield unit
+    if held is not None:
+        yield held
+
+
 def candidates(
     text: str,
     default: Filing | None,
@@ -607,7 +630,7 @@ def candidates(
     # The headings above the current one, (level, filing): a heading that names nothing
     # ("High priority" under "Recommendations") files as the nearest one above it that does.
     above: list[tuple[int, Filing | None]] = []
-    for unit in prose_units(text):
+    for unit in labelled_paragraphs(prose_units(text), cues):
         if unit.kind in ("heading", "title"):
             filing = filing_of(unit.text, cues)
             if unit.kind == "heading" and LABEL_LINE.match(unit.text):

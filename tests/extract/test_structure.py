@@ -294,3 +294,20 @@ def test_a_word_within_a_sub_heading_does_not_outweigh_the_section_it_stands_in(
     )
     found = [(c.category, c.text) for c in patterns.extract(text, report=True)]
     assert [category for category, _ in found] == ["tasks"]
+
+
+def test_a_labelled_paragraph_is_one_entry_past_its_first_sentence():
+    text = (
+        "**Dica**: se precisar parar a execução, pressione `Ctrl+C` no terminal. Para rodar "
+        "novamente, basta usar o comando `py -m streamlit run app.py`. Let me know if it works.\n"
+    )
+    found = [(c.category, c.text) for c in patterns.extract(text, report=True)]
+    assert found == [
+        (
+            "facts",
+            (
+                "Dica: se precisar parar a execução, pressione `Ctrl+C` no terminal. Para rodar "
+                "novamente, basta usar o comando `py -m streamlit run app.py`."
+            ),
+        )
+    ]

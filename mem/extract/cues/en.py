@@ -245,7 +245,10 @@ CUES = Cues(
             r"^why\b[^:]{0,40}:",
             r"^what\s+(?:was\s+\w+|went\s+wrong|broke|happened)\s*:",
         ),
-        "fact": (r"^(?:for\s+the\s+record|keep\s+in\s+mind\s+that)\b",),
+        "fact": (
+            r"^(?:for\s+the\s+record|keep\s+in\s+mind\s+that)\b",
+            r"^(?:pro\s+)?(?:tip|hint|note\s+for\s+later)\s*:",  # "Tip: run it with `py -m …`"
+        ),
     },
     sections={
         "task": (

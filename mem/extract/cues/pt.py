@@ -111,7 +111,7 @@ CUES = Cues(
             r"^por\s+qu[eê]\b[^:]{0,40}:",
             r"^o\s+que\s+(?:estava\s+\w+|deu\s+errado|quebrou|aconteceu)\s*:",
         ),
-        "fact": (r"^para\s+registro\b",),
+        "fact": (r"^para\s+registro\b", r"^(?:dica|lembrete)\s*:"),
     },
     sections={
         "task": (
