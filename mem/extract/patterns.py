@@ -216,7 +216,7 @@ PERCEIVING = re.compile(
 ACTION_START = re.compile(
     r"^(?:\S+\s+){0,1}(?:added|created|deleted|removed|updated|opened|fixed|wrote|ran|moved"
     r"|renamed|implemented|verified|checked|made|set|changed|replaced|pushed|committed|merged"
-    r"|resolved|closed)\b",
+    r"|resolved|closed|expanded|extended|documented|drafted|outlined)\b",
     re.IGNORECASE,
 )
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
@@ -892,6 +892,8 @@ def holds(slot: str, probe: str) -> bool:
     reason: the fix that landed.)"""
     if slot == "failure":
         return not ACTION_START.match(probe) and len(probe.split()) >= FAILURE_WORDS
+    if slot == "open":
+        return not ACTION_START.match(probe)  # "Expanded the TODO checklist": done, not open
     return True
 
 

@@ -427,6 +427,13 @@ def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_i
         ("I have created the implementation plan for the dashboard and its API.", []),
         ("Each was created by the historical `deploy` workflow after `ci` completed.", []),
         ("- Branch: `codex/docs-honor-ignore-lists` tracking `origin/main`", []),
+        (  # a change made, whatever word for open work it names: no task
+            "- Expanded the TODO checklist in `PLAN.md` with 25 action items.",
+            [("decisions", "Expanded the TODO checklist in `PLAN.md` with 25 action items.")],
+        ),
+        ("Your dark blog is now live at https://example.github.io/blog/ for everyone.", []),
+        ("Sua entrega agora não é apenas um software, mas uma solução de `RevOps`.", []),
+        ("Hmm, the `!.agents/` line is also a negation, which means it is not ignored.", []),
     ],
 )
 def test_a_report_leaves_out_fragments_inventories_status_and_others_work(said, kept):

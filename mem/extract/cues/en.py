@@ -375,6 +375,7 @@ CUES = Cues(
         ),
         r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
         r"\bthe\s+task\s+is\s+(?:done|complete)\b",
+        r"\bhmm+\b",  # a thought on the way
         # A step under way, as reasoning titles and status lines put it ("Checking whether…",
         # "Suspecting the install skipped…").
         (
@@ -524,7 +525,8 @@ CUES = Cues(
                 r"^(?:\S+\s+){0,3}?(?:added|adds|removed|removes|moved|changed|updated|renamed|fixed"
                 r"|implemented|created|introduced|bumped|upgraded|downgraded|dropped|replaced"
                 r"|refactored|extracted|merged|enabled|disabled|migrated|wired|switched|rewrote"
-                r"|rewritten|converted|deleted|precomputed|attached|wrapped|split|made|set|now)\b"
+                r"|rewritten|converted|deleted|precomputed|attached|wrapped|split|made|set|now"
+                r"|expanded|extended|documented)\b"
             ),
             r"\bnow\s+(?:\w+s|uses|returns|reads|writes|runs|has|is|are)\b",
             r"\b(?:was|were|has\s+been|have\s+been|is\s+now)\s+(?:\w+ed|made|set|built|written)\b",
@@ -549,6 +551,7 @@ CUES = Cues(
         (
             r"^(?:if\s+you|you\s+(?:can|could|should|may|might|will|need|want|'ll)|please)\b"
             r"|\b(?:please|let\s+me\s+know)\b"
+            r"|^your\s+(?:\w+\s+){0,3}(?:is|are)\s+(?:now\s+)?(?:live|ready|done|set|complete)\b"
         ),
         # An investigating step for the reader: "Check if there are any scope issues."
         r"^(?:check|identify|try|look|consider|provide|see\s+if|see\s+whether)\b",

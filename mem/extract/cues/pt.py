@@ -257,7 +257,10 @@ CUES = Cues(
         r"^n[aã]o\s+\w+(?:ar|er|ir)\b",  # "Não remover nenhuma funcionalidade": do not remove
     ),
     offer=(r"^(?:quer\s+que\s+eu|deseja\s+que|posso\s+(?:tamb[eé]m|ajudar)|se\s+quiser)\b",),
-    to_reader=(r"^(?:se\s+voc[eê]|voc[eê]\s+(?:pode|deve|precisa|vai))\b|\bpor\s+favor\b",),
+    to_reader=(
+        r"^(?:se\s+voc[eê]|voc[eê]\s+(?:pode|deve|precisa|vai))\b|\bpor\s+favor\b",
+        r"^(?:sua|seu|suas|seus)\s+(?:\w+\s+){0,2}(?:agora\s+)?(?:n[aã]o\s+)?(?:est[aá]|[eé]|s[aã]o)\b",
+    ),
     hedge=(r"\b(?:talvez|provavelmente|possivelmente|pode\s+ser|parece)\b",),
     request=(
         (
