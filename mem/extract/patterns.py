@@ -586,6 +586,9 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     yield first._replace(text=cap(lead + "; ".join(parts)), why=f"{first.why}, listed")
 
 
+LABEL_COLON = re.compile(r"^[^.!?]{1,40}[:：]")  # "Tip:", "**Root cause**:", "Dica:"
+
+
 def labelled_paragraphs(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
     """Units as `prose_units` gives them, but a paragraph that opens with a label ("Tip: …",
     "Root cause: …") is one unit: what the label names goes on past the first sentence ("Dica:
@@ -600,7 +603,7 @@ def labelled_paragraphs(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]
                 continue
             yield held
             held = None
-        opening = unit.kind == "sentence" and not unit.in_bullet
+        opening = unit.kind == "sentence" and not unit.in_bullet and LABEL_COLON.search(unit.text)
         if opening and any(p.search(straight(body_of(unit))) for p, _, _, _ in cues.lead_ins):
             held = unit
             continue
