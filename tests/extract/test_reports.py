@@ -266,6 +266,15 @@ def test_a_heading_that_labels_what_it_states_is_a_statement():
     ) in found
 
 
+def test_a_participle_before_a_finding_is_no_step_under_way():
+    said = (
+        "Looking at the linter error, the issue is that `Iterable` should be imported from "
+        "`collections.abc` instead of `typing`."
+    )
+    assert report(said) == [("lessons", said)]
+    assert report("Checking whether an older `so` binary exists elsewhere in PATH.") == []
+
+
 def test_the_finding_is_kept_without_the_agent_coming_to_it():
     said = (
         "After reviewing the commit, I realize that the modification doesn't directly address "

@@ -382,6 +382,10 @@ CUES = Cues(
             r"^(?:checking|reading|looking|suspecting|searching|investigating|examining|verifying"
             r"|considering|planning|trying|running|inspecting|exploring|analy[sz]ing|reviewing"
             r"|locating|identifying|confirming|figuring|thinking|debugging|tracing|testing)\b"
+            # "Looking at the linter error, the issue is that…": a participle before what was
+            # found, which is no step under way.
+            r"(?![^.]*?,\s+(?:the|this|that|it|there|we|i)\s+(?:\w+\s+){0,2}(?:is|was|are|were"
+            r"|has|had|comes|came)\b)"
         ),
         # "I have created the plan", "I verified with `git check-ignore` that…": the agent's
         # account of its own steps; what they found or decided is said without the "I".
