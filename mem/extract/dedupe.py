@@ -11,8 +11,9 @@ HELD_WORDS = 4  # ... when the text has at least this many words: shorter ones m
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # The words that carry a text's meaning, their endings cut: "O problema era o threshold
 # incorreto do teste" and "O problema é que o teste tem um threshold incorreto" share them all.
-# A word with a digit in it ("job12", "8082") is a name, compared whole.
-CONTENT = re.compile(r"[^\W_]{4,}")
+# A word with a digit in it ("job12", "8082") or in backticks (`gh`, `jq`) is a name,
+# compared whole whatever its length.
+CONTENT = re.compile(r"`([^`\n]{1,60})`|([^\W_]{4,})")
 STEM = 5
 
 
@@ -41,7 +42,8 @@ class Said(NamedTuple):
 
 def said(text: str) -> Said:
     content = frozenset(
-        word[:STEM] if word.isalpha() else word for word in CONTENT.findall(text.lower())
+        code or (word[:STEM] if word.isalpha() else word)
+        for code, word in CONTENT.findall(text.lower())
     )
     return Said(normalise(text), word_set(text), content)
 

@@ -36,14 +36,16 @@ PLAN = re.compile(
     r"^\s*(?:implement|execute|carry\s+out)\s+the\s+following\s+plan\b", re.IGNORECASE
 )
 # The sections an agent's own summary of a session is written in (Claude Code's and OpenCode's
-# compaction prompts, session notes): a document the person pasted with two or more of them is
-# an earlier session's summary, mined as one.
+# compaction prompts, session notes): a document the person pasted with three or more of them
+# in one unbroken run is an earlier session's summary, mined as one.
 SESSION_SECTIONS = re.compile(
-    r"^\W{0,6}(?:\d+[.)]\s*)?(?:goals?|instructions|discoveries|accomplished|next\s+steps"
-    r"|critical\s+context|relevant\s+files(?:\s*/\s*directories)?|primary\s+request\s+and\s+intent"
-    r"|key\s+technical\s+concepts|files\s+and\s+code\s+sections|errors\s+and\s+fixes"
-    r"|problem\s+solving|pending\s+tasks|current\s+(?:work|state|status)|optional\s+next\s+step"
-    r"|decisions(?:\s+made)?|open\s+questions|known\s+issues|what\s+was\s+done)\W{0,4}$",
+    r"^\W{0,6}(?:\d+[.)][ \t]*)?(?:goals?|instructions|discoveries|accomplished|next[ \t]+steps"
+    r"|critical[ \t]+context|relevant[ \t]+files(?:[ \t]*/[ \t]*directories)?"
+    r"|primary[ \t]+request[ \t]+and[ \t]+intent|key[ \t]+technical[ \t]+concepts"
+    r"|files[ \t]+and[ \t]+code[ \t]+sections|errors[ \t]+and[ \t]+fixes|problem[ \t]+solving"
+    r"|pending[ \t]+tasks|current[ \t]+(?:work|state|status)|optional[ \t]+next[ \t]+step"
+    r"|decisions(?:[ \t]+made)?|open[ \t]+questions|known[ \t]+issues|what[ \t]+was[ \t]+done)"
+    r"[^\w\n]{0,4}$",
     re.IGNORECASE | re.MULTILINE,
 )
 SUMMARY_SECTIONS = 3  # distinct section names that make a pasted text a session's summary
@@ -110,23 +112,25 @@ STATUS_LINE = re.compile(
     r"|checks?)\s+pass\w*)\b[^a-z]*$",
     re.IGNORECASE,
 )
-# A report's own one-line summary is the handoff's What, not another memory.
 # A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run
 # ruff`", "Added `--include-file`, committed, and pushed.", "Fixed — one line in x".
 WORKFLOW_STEP = re.compile(
     r"^(?:[\w ]{2,30}:\s+)?(?:created\s+and\s+switched|checked\s+out|executed"
     r"|switched\s+to\s+(?:the\s+)?(?:new\s+)?(?:branch|`[^`\s]*/)"
     r"|ran\s+`|pushed|committed\s+(?:and|&)\s+pushed)\b"
-    r"|,?\s+(?:committed|pushed)(?:,?\s+and\s+(?:pushed|committed))?[.!]?$"
+    r"|(?:,|\s+and)\s+(?:committed|pushed)(?:,?\s+and\s+(?:pushed|committed))?[.!]?$"
     r"|^(?:fixed|done|resolved)\s*[—–-]\s",
     re.IGNORECASE,
 )
 # Where the work stands (its commit, branch, PR, status, date): the handoff's, not memory.
 STATE_LABEL = re.compile(
-    r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date"
-    r"|time|tracking|validation|verification|build|tests?)\s*[:：]",
+    r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date|time|tracking)"
+    r"\s*[:：]",
     re.IGNORECASE,
 )
+# A check's result, unless it says why ("Build: requires Node 20 because…").
+CHECK_LABEL = re.compile(r"^(?:validation|verification|build|tests?)\s*[:：]", re.IGNORECASE)
+# A report's own one-line summary is the handoff's What, not another memory.
 SUMMARY_LABEL = re.compile(
     r"^(?:summary|resumo|tl;?dr|总结|zusammenfassung|まとめ)\s*[:：]", re.IGNORECASE
 )
@@ -185,7 +189,8 @@ STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
 # What a statement's words say of it, read when no rule claims it (see `meaning`):
 DANGLING = re.compile(
     r"^(?:but|so|and|then|also|however|that|that's|this|these|those|they|it|it's|its|he|she"
-    r"|each|both|mas|ent[aã]o|eles|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
+    r"|each\s+(?:was|is|were|are|has|had|of)|both\s+(?:are|were|have|had|of)|mas|ent[aã]o|eles"
+    r"|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,
 )
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
@@ -249,6 +254,7 @@ CUT_SHORT = re.compile(
 )
 LABEL_PREFIX = re.compile(r"^[\w ]{2,30}:\s+")  # "Implementation: All 72 tests pass"
 REPORT_MIN_CHARS = 25  # a knowledge document's statement shorter than this says too little
+UNSIGNALLED_CHUNKS = 2  # entries of at most MAX_CHARS each such a list of facts makes
 UNSIGNALLED_FACTS = 2  # a document's facts that show no signal of meaning, kept in order
 HEADING_CONTEXT = 60  # a heading this short is kept before the items under it
 SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
@@ -260,7 +266,7 @@ CODE_LINE = re.compile(
     r"|var|return|public|private|protected|fn|func|package|#include|using)\b[^.!?]*$"
     r"|^@(?:param|returns?|throws|type|typedef|example|see)\b"
     r"|[│┃├└╭╰┌└]|[;{]\s*$"
-    r"|^[\w.$]+\(.*[{}'\"].*\)[;,]?$"  # a call with literals: highlight(0, 'X', { fg = y })
+    r"|^[\w.$]+\((?=[^\n]*[{}'\"]).*\)[;,]?$"  # a call with literals: highlight(0, 'X', { fg })
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
 # Emphasis is flattened; text that only looks like it stays as written: a glob
@@ -439,9 +445,13 @@ def prose_units(text: str) -> Iterator[Unit]:
         alone = not (lines[index - 1].strip() if index else "") and not (
             lines[index + 1].strip() if index + 1 < len(lines) else ""
         )
+        # A section's name on a line of its own heads what follows even with no blank line
+        # around it, if the line before it ended (not "…which overrides\nthe key decisions\n").
+        previous = lines[index - 1].strip() if index else ""
+        after_end = not previous or previous.endswith((".", "!", "?", ":", "。", "：", "！", "？"))
+        named = after_end and stripped[:1].isupper() and is_section_name(stripped)
         if is_heading_line(stripped, alone) or (
-            not marker
-            and (stripped.startswith("#") or is_title_line(stripped) or is_section_name(stripped))
+            not marker and (stripped.startswith("#") or is_title_line(stripped) or named)
         ):
             yield from flush()
             end_list()
@@ -553,14 +563,16 @@ def extract(
 
 def untold(heading: str, filing: Filing | None) -> Iterator[Candidate]:
     """A heading that names a problem or a task ("Lualine replace mode empty" under
-    "Critical bugs") with nothing under it but code: the heading is the item."""
+    "Critical bugs") under which nothing was found to keep (only code, or prose no rule
+    claims): the heading is the item."""
     named = heading and filing and filing[0] in ("lessons", "tasks")
     if named and filing and said_words(heading) >= TITLE_WORDS:
         yield Candidate(filing[0], filing[1], cap(heading), why="a heading under its section")
 
 
+UNSIGNALLED_WHY = "a listed fact naming something"
 # What files a list item by the list it stands in, not by what it says alone.
-GATHERED = ("its heading", "a listed fact naming something", "a rule of the person's")
+GATHERED = ("its heading", UNSIGNALLED_WHY, "a rule of the person's")
 
 
 def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator[Candidate]:
@@ -574,16 +586,27 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     heading = introduction or heading
     if len(heading) > HEADING_CONTEXT or is_question(heading):
         heading = ""  # a question heading asks; the items under it answer on their own
+    # A document's facts that show no signal say its context in their first entries; a long
+    # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
+    chunks = UNSIGNALLED_CHUNKS if first.why.startswith(UNSIGNALLED_WHY) else len(items)
+    texts = [item.text.rstrip(" .;；。") for item in items]
     parts: list[str] = []
-    for item in items:
-        text = item.text.rstrip(" .;；。")
-        lead = f"{heading}: " if heading and not text.lower().startswith(heading.lower()) else ""
-        if parts and size(lead + "; ".join([*parts, text])) > MAX_CHARS:
-            yield first._replace(text=cap(lead + "; ".join(parts)), why=f"{first.why}, listed")
-            parts = []
+    for text in texts:
+        if parts and size(headed(heading, parts + [text])) > MAX_CHARS:
+            yield first._replace(text=cap(headed(heading, parts)), why=f"{first.why}, listed")
+            parts, chunks = [], chunks - 1
+            if not chunks:
+                return
         parts.append(text)
-    lead = f"{heading}: " if heading else ""
-    yield first._replace(text=cap(lead + "; ".join(parts)), why=f"{first.why}, listed")
+    yield first._replace(text=cap(headed(heading, parts)), why=f"{first.why}, listed")
+
+
+def headed(heading: str, parts: list[str]) -> str:
+    """List items joined under their heading, unless the first already opens with it."""
+    joined = "; ".join(parts)
+    if not heading or joined.lower().startswith(heading.lower()):
+        return joined
+    return f"{heading}: {joined}"
 
 
 LABEL_COLON = re.compile(r"^[^.!?]{1,40}[:：]")  # "Tip:", "**Root cause**:", "Dica:"
@@ -636,12 +659,11 @@ def candidates(
     for unit in labelled_paragraphs(prose_units(text), cues):
         if unit.kind in ("heading", "title"):
             filing = filing_of(unit.text, cues)
+            stated = None  # "## Root Cause: race in `X`": a label and what it labels, as a heading
             if unit.kind == "heading" and LABEL_LINE.match(unit.text):
-                # "## Root Cause: race condition in `EzoicPlaceholder`": a label and what it
-                # labels, drawn as a heading; it states as a line of prose would.
                 said = classify(clean(MARKER.sub("", unit.text)), cues)
                 if said is not None and said_words(said.text) >= STATEMENT_MIN_WORDS:
-                    yield said._replace(why=f"{said.why}, in a heading"), None
+                    stated = said._replace(why=f"{said.why}, in a heading")
             titled = False  # a heading under a section that files it names the item under it
             if unit.kind == "heading":
                 while above and above[-1][0] >= unit.indent:
@@ -666,7 +688,10 @@ def candidates(
                     heading = SECTION_NUMBER.sub("", heading).strip()
                 elif NUMBERED_HEADING.match(heading) or CAPS_HEADING.match(heading):
                     heading = ""  # a long document's section title: too far from its items
-                yield None, ("heading", heading if titled else "", filing)
+                # Said as a statement, the heading names no item still to be told.
+                yield None, ("heading", heading if titled and stated is None else "", filing)
+                if stated is not None:
+                    yield stated, None
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing, clean(unit.text).strip(" :："))]
             continue
@@ -803,6 +828,7 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not STATUS_LINE.search(LABEL_PREFIX.sub("", body))
         and not SUMMARY_LABEL.match(body)
         and not STATE_LABEL.match(body)
+        and not (CHECK_LABEL.match(body) and not REASON.search(body))
         and not (WORKFLOW_STEP.search(body) and not REASON.search(body))
         and not THOUGHT_LABEL.match(body)
         and not CUT_SHORT.search(body)
@@ -885,7 +911,7 @@ def meaning(
         return None
     if not names_something(probe):
         return None
-    return Candidate("facts", "fact", cap(body), why="a listed fact naming something")
+    return Candidate("facts", "fact", cap(body), why=UNSIGNALLED_WHY)
 
 
 def holds(slot: str, probe: str) -> bool:
@@ -1101,20 +1127,19 @@ def is_template(text: str) -> bool:
 def is_session_summary(text: str) -> bool:
     """Whether a long text the person pasted is an agent's summary of an earlier session:
     written under the sections such summaries use ("Discoveries", "Critical Context")."""
-    if len(text) <= LONG_PROMPT_CHARS or not SESSION_SECTIONS.search(text):
-        return False
-    summary, _ = summary_part(text)
-    names = {
-        " ".join(m[0].strip("#*_:- ").lower().split()) for m in SESSION_SECTIONS.finditer(summary)
-    }
-    return len(names) >= SUMMARY_SECTIONS
+    return len(text) > LONG_PROMPT_CHARS and summary_part(text) is not None
 
 
-def summary_part(text: str) -> tuple[str, str]:
+def summary_part(text: str) -> tuple[str, str] | None:
     """A pasted session summary's own lines (its first section heading, and the section
-    headings and list items around it unbroken), and the text around them."""
+    headings and list items around it unbroken), and the text around them; None unless that
+    run holds SUMMARY_SECTIONS section names or more."""
+    if not SESSION_SECTIONS.search(text):
+        return None
     lines = text.splitlines()
-    first = next(i for i, line in enumerate(lines) if SESSION_SECTIONS.match(line.strip()))
+    first = next((i for i, line in enumerate(lines) if SESSION_SECTIONS.match(line.strip())), None)
+    if first is None:
+        return None
 
     def listed(line: str) -> bool:
         stripped = line.strip()
@@ -1125,9 +1150,17 @@ def summary_part(text: str) -> tuple[str, str]:
         start -= 1
     while end < len(lines) and listed(lines[end]):
         end += 1
+    run = lines[start:end]
+    names = {
+        " ".join(line.strip().strip("#*_:- ").lower().split())
+        for line in run
+        if SESSION_SECTIONS.match(line.strip())
+    }
+    if len(names) < SUMMARY_SECTIONS:
+        return None
     # Its section names stand alone, as headings, even where no blank line sets them apart.
     summary = "\n".join(
-        f"\n{line}\n" if SESSION_SECTIONS.match(line.strip()) else line for line in lines[start:end]
+        f"\n{line}\n" if SESSION_SECTIONS.match(line.strip()) else line for line in run
     )
     rest = "\n".join([*lines[:start], "", *lines[end:]])
     return summary, rest
@@ -1149,11 +1182,12 @@ def from_person(text: str) -> Iterator[Candidate]:
     if PLAN.match(text):
         yield from extract(text, report=True)  # an approved plan: decisions the agent made
         return
-    if is_session_summary(text):
+    pasted = summary_part(text) if len(text) > LONG_PROMPT_CHARS else None
+    if pasted is not None:
         # An earlier session's summary, pasted with what came around it (often that
         # session's transcript): the summary is mined as a compaction summary is, what is
         # around it as the rest of a document the person gave.
-        summary, rest = summary_part(text)
+        summary, rest = pasted
         yield from extract(summary, report=True)
         yield from extract(rest, report=True, person=True)
         return

@@ -201,7 +201,7 @@ class SessionSummary:
                     continue
                 if not told and cues.outcome.search(sentence):
                     told = cap(sentence)
-                if not changed and is_change(sentence, cues):
+                if not changed and filed_as(sentence, cues) == "decisions":
                     changed = cap(sentence)  # the fix, where the report leads with the cause
                 if not fallback and not (
                     STATUS_ONLY.search(sentence)
@@ -278,13 +278,9 @@ def render_handoff(
     return "\n\n".join(parts)[: MAX_CHARS * 12]
 
 
-def is_change(sentence: str, cues: Compiled) -> bool:
-    """Whether a report's sentence says what was changed or decided ("The fix: …", "Moved the
-    check before the clone"), rather than what was found or why."""
-    return filed_as(sentence, cues) == "decisions"
-
-
 def filed_as(sentence: str, cues: Compiled) -> str:
+    """The category a report's sentence is filed in ("decisions" for "The fix: …", "Moved the
+    check before the clone"), or "" for one that files nothing."""
     found = classify(sentence, cues) or meaning(sentence, cues, listed=False)
     return found.category if found is not None else ""
 

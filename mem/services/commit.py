@@ -57,7 +57,7 @@ class Batch:
                 new,
                 old,
                 same_category=self.session_of[other][0].category == candidate.category,
-                commits=COMMIT_WHY in (self.session_of[other][0].why, candidate.why),
+                commits=self.session_of[other][0].why == candidate.why == COMMIT_WHY,
             )
             for other, old in self.said_of.items()
         ):

@@ -62,3 +62,19 @@ def test_the_fix_that_reorders_the_steps_a_cause_named_is_not_a_repeat_of_it():
         "Fixed: Precomputed the two empty packs (`push.go`) — the bytes depend only on the hash",
     )
     assert kept(first, restated) == [first.text]
+
+
+def test_a_report_that_restates_a_commit_subject_is_kept_once_and_named_tools_differ():
+    subject = Candidate(
+        "decisions",
+        "decision",
+        "Move the session insert before the clone in `start.ts`",
+        why=COMMIT_WHY,
+    )
+    restated = Candidate(
+        "decisions", "decision", "Moved the session insert before the clone in `start.ts`."
+    )
+    assert kept(subject, restated) == [subject.text]
+    first = Candidate("facts", "fact", "The `ui` build step needs `gh` and `jq` installed on PATH")
+    other = Candidate("facts", "fact", "The `db` build step needs `uv` and `go` installed on PATH")
+    assert kept(first, other) == [first.text, other.text]

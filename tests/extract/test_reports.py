@@ -564,3 +564,14 @@ def test_explain_names_a_commit_subject_as_such_not_as_prose():
     message = Message("assistant", commits=("462a28b gitproto: send empty pack on ref creates",))
     found = capture.mine(message, "") + capture.finish()
     assert [c.why for c in found] == ["a commit subject the agent wrote"]
+
+
+def test_a_long_prompt_with_a_section_name_split_over_lines_is_read_without_failing():
+    text = "x " * 700 + "\nnext\nsteps\n" + "Critical  \n  context\n" + "y " * 300
+    assert not patterns.is_session_summary(text)
+    assert list(patterns.from_person(text)) == []
+
+
+def test_the_person_saying_what_something_does_not_mean_is_no_rule():
+    said = "Não quer dizer que o teste esteja errado, só que ele é lento demais. " * 25
+    assert list(patterns.from_person(said)) == []

@@ -311,3 +311,47 @@ def test_a_labelled_paragraph_is_one_entry_past_its_first_sentence():
             ),
         )
     ]
+
+
+def test_a_section_name_inside_wrapped_prose_is_no_heading():
+    text = (
+        "The loader reads `config.yaml` before the environment, which overrides\n"
+        "the key design decisions\n"
+        "made in the CLI because `MEM_HOME` is checked last.\n"
+    )
+    ((category, body),) = [(c.category, c.text) for c in patterns.extract(text, report=True)]
+    assert category == "lessons" and body.startswith("The loader reads")
+
+
+def test_a_heading_that_states_is_told_once_and_the_sub_heading_before_it_stays_its_own():
+    text = (
+        "## Critical bugs\n\n"
+        "### Lualine replace mode empty\n\n"
+        "### Root Cause: race condition in `EzoicPlaceholder` when it mounts twice\n"
+    )
+    assert [c.text for c in patterns.extract(text, report=True)] == [
+        "Lualine replace mode empty",
+        "Root Cause: race condition in `EzoicPlaceholder` when it mounts twice",
+    ]
+
+
+def test_a_gathered_list_names_its_heading_once_and_a_long_inventory_stops_at_two_entries():
+    text = "## Conventions\n- Conventions for Go: use tabs\n- Run `gofmt` before each commit\n"
+    assert [c.text for c in patterns.extract(text, report=True)] == [
+        "Conventions for Go: use tabs; Run `gofmt` before each commit"
+    ]
+    inventory = "\n".join(f"- The `svc{n}` service listens on port {8000 + n}" for n in range(60))
+    facts = list(patterns.extract("Services:\n" + inventory + "\n", report=True))
+    assert len(facts) == 2 and all(len(fact.text) <= 300 for fact in facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "category"),
+    [
+        ("Running `make` twice fails because the `build/` dir is never cleaned.", "lessons"),
+        ("Build: requires Node 20 because `fetch` is global only there.", "lessons"),
+        ("Seu teste é instável porque depende do relógio do sistema.", "lessons"),
+    ],
+)
+def test_a_gerund_subject_a_state_label_with_a_reason_and_your_test_still_state(said, category):
+    assert [c.category for c in patterns.extract(said, report=True)] == [category]

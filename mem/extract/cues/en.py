@@ -386,6 +386,9 @@ CUES = Cues(
             # found, which is no step under way.
             r"(?![^.]*?,\s+(?:the|this|that|it|there|we|i)\s+(?:\w+\s+){0,2}(?:is|was|are|were"
             r"|has|had|comes|came)\b)"
+            # "Running `make` twice fails because…", "Testing on Windows requires…": a gerund
+            # as the subject of what holds, not a step under way.
+            r"(?![^.]*?\b(?:fails|breaks|requires|needs|causes|takes|hangs|crashes|leaks)\b)"
         ),
         # "I have created the plan", "I verified with `git check-ignore` that…": the agent's
         # account of its own steps; what they found or decided is said without the "I".

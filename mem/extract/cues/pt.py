@@ -254,12 +254,16 @@ CUES = Cues(
     },
     obligation=(
         r"\b(?:nunca|sempre|n[aã]o\s+(?:deve|pode|quero|use|mexa)|deve|precisa)\b",
-        r"^n[aã]o\s+\w+(?:ar|er|ir)\b",  # "Não remover nenhuma funcionalidade": do not remove
+        # "Não remover nenhuma funcionalidade": do not remove ("não quer dizer" says no rule)
+        r"^n[aã]o\s+(?!(?:quer|ter|ser|estar|haver|poder|saber)\b)\w+(?:ar|er|ir)\b",
     ),
     offer=(r"^(?:quer\s+que\s+eu|deseja\s+que|posso\s+(?:tamb[eé]m|ajudar)|se\s+quiser)\b",),
     to_reader=(
         r"^(?:se\s+voc[eê]|voc[eê]\s+(?:pode|deve|precisa|vai))\b|\bpor\s+favor\b",
-        r"^(?:sua|seu|suas|seus)\s+(?:\w+\s+){0,2}(?:agora\s+)?(?:n[aã]o\s+)?(?:est[aá]|[eé]|s[aã]o)\b",
+        (  # "Sua entrega agora não é apenas um software", "Seu app está pronto"
+            r"^(?:sua|seu|suas|seus)\s+(?:\w+\s+){0,2}(?:agora\s+)?(?:n[aã]o\s+)?(?:est[aá]|[eé]"
+            r"|s[aã]o)\s+(?:\w+\s+)?(?:pront\w*|no\s+ar|publicad\w*|conclu[ií]d\w*|apenas|s[oó])\b"
+        ),
     ),
     hedge=(r"\b(?:talvez|provavelmente|possivelmente|pode\s+ser|parece)\b",),
     request=(
