@@ -269,6 +269,10 @@ CODE_LINE = re.compile(
     r"|^[\w.$]+\((?=[^\n]*[{}'\"]).*\)[;,]?$"  # a call with literals: highlight(0, 'X', { fg })
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
+NON_SPACE = re.compile(r"\S+")
+TWO_LETTERS = re.compile(r"[^\W\d_]{2,}")
+FOUR_LETTERS = re.compile(r"[^\W\d_]{4,}")
+DIFF_LINE = re.compile(r"^[+-](?![-+\s]*$)\S")
 # Emphasis is flattened; text that only looks like it stays as written: a glob
 # (`tests/**/*.ts`), a dunder (`__init__.py`), `V{NNN}__{name}.sql`, `*args`.
 BOLD = re.compile(r"(?<![\w*/\\])\*\*(?=[^\s*])(.+?)(?<=[^\s*/\\])\*\*(?![\w*/])")
@@ -322,7 +326,7 @@ def looks_like_output(line: str) -> bool:
         return True  # indented code or a traceback frame
     if stripped.startswith(OUTPUT_STARTS):
         return True
-    if re.match(r"^[+-](?![-+\s]*$)\S", stripped) and not BULLET.match(line):
+    if DIFF_LINE.match(stripped) and not BULLET.match(line):
         return True  # a diff line
     if STACK_FRAME.match(stripped) or CODE_LINE.search(stripped):
         return True
@@ -953,7 +957,7 @@ def said_words(text: str, paths: bool = False) -> int:
     text = INLINE_CODE.sub(
         lambda m: " " if PATH_LIKE.search(m[0]) and not paths else " code ", text
     )
-    words = [w for w in re.findall(r"\S+", text) if re.search(r"[^\W\d_]{2,}", w) and "/" not in w]
+    words = [w for w in NON_SPACE.findall(text) if TWO_LETTERS.search(w) and "/" not in w]
     return len(words) + (size(text) - len(text)) // 2
 
 
@@ -986,7 +990,7 @@ def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:
 @lru_cache(maxsize=4096)  # a claim is held against each later message: its words, once
 def content_words(text: str) -> frozenset[str]:
     """A text's words of four letters or more, their endings cut ("rebuilt" meets "rebuild")."""
-    return frozenset(word[:STEM] for word in re.findall(r"[^\W\d_]{4,}", text.lower()))
+    return frozenset(word[:STEM] for word in FOUR_LETTERS.findall(text.lower()))
 
 
 def is_open_question(body: str, cues: Compiled) -> bool:
