@@ -1209,6 +1209,15 @@ def from_person(text: str) -> Iterator[Candidate]:
             yield found
         elif cues.user_fact.search(body):
             yield Candidate("facts", "fact", cap(body), why="the person states it")
+        elif directive := cues.directive.search(straight(body)):
+            # "…then open a PR and follow our tpr template": the rule, not the request
+            rule = body[directive.start() :]
+            yield Candidate(
+                "facts",
+                "preference",
+                cap(rule[:1].upper() + rule[1:]),
+                why="how the person wants it",
+            )
         elif cues.user_preference.search(body) or cues.obligation.search(straight(body)):
             # The person's own rule.
             yield Candidate("facts", "preference", cap(body), why="a rule of the person's")

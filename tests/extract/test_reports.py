@@ -24,6 +24,10 @@ def report(text: str) -> list[tuple[str, str]]:
     return [(c.category, c.text) for c in patterns.extract(text, report=True)]
 
 
+def from_person(text: str) -> list[tuple[str, str]]:
+    return [(c.category, c.text) for c in patterns.from_person(text)]
+
+
 def prose(text: str) -> list[tuple[str, str]]:
     return [(c.category, c.text) for c in patterns.extract(text)]
 
@@ -371,6 +375,16 @@ def test_what_a_persons_issue_expects_and_a_list_of_their_rules_are_kept_as_one_
         "facts",
         "Não remover nenhuma funcionalidade existente; Não alterar a estrutura de abas atual",
     ) in found
+
+
+def test_how_the_person_wants_it_done_is_kept_from_the_request_around_it():
+    asked = "fix issue 147 then commit, push and open a pr and follow our tpr template"
+    assert from_person(asked) == [("facts", "Follow our tpr template")]
+    asked = "Suggest changes and make sure each sentence is on a new line in markdown."
+    assert from_person(asked) == [
+        ("facts", "Make sure each sentence is on a new line in markdown.")
+    ]
+    assert from_person("make sure the tests pass before you push") == []
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,9 @@ class Cues(NamedTuple):
     to_reader: tuple[str, ...] = ()
     hedge: tuple[str, ...] = ()  # a guess is no memory: "might", "it's possible that"
     request: tuple[str, ...] = ()  # work asked for in a person's document: "Add a tab …"
+    # How the person wants the work done from now on, said within a request: "…and follow our
+    # PR template", "make sure each sentence is on its own line". What follows it is the rule.
+    directive: tuple[str, ...] = ()
 
 
 class Compiled(NamedTuple):
@@ -117,6 +120,7 @@ class Compiled(NamedTuple):
     to_reader: re.Pattern[str]
     hedge: re.Pattern[str]
     request: re.Pattern[str]
+    directive: re.Pattern[str]
 
 
 def tables() -> tuple[Cues, ...]:
@@ -277,4 +281,5 @@ def compiled() -> Compiled:
         to_reader=one("to_reader"),
         hedge=one("hedge"),
         request=one("request"),
+        directive=one("directive"),
     )

@@ -572,6 +572,13 @@ CUES = Cues(
             r"|prevent|fix|resolve|allow|make|work)|will\s+help|hopefully)\b"
         ),
     ),
+    directive=(
+        r"\b(?:make\s+sure|be\s+sure\s+to)\s+(?:each|every|all|always|to\s+always)\b",
+        (
+            r"\bfollow\s+(?:our|the\s+repo'?s?|my)\s+(?:\w+\s+){0,2}(?:template|conventions?"
+            r"|style|guide)\b"
+        ),
+    ),
     request=(
         (
             r"^(?:please\s+)?(?:add|create|build|implement|make|fix|update|remove|delete|change"

@@ -266,6 +266,13 @@ CUES = Cues(
         ),
     ),
     hedge=(r"\b(?:talvez|provavelmente|possivelmente|pode\s+ser|parece)\b",),
+    directive=(
+        r"\b(?:certifique-se|garanta)\s+(?:de\s+)?que\s+(?:cada|todo|toda|todos|todas|sempre)\b",
+        (
+            r"\bsiga\s+(?:o\s+)?(?:nosso|nossa|meu|minha)\s+(?:\w+\s+){0,2}(?:template|padr[aã]o"
+            r"|guia|conven[cç][aã]o|estilo)\b"
+        ),
+    ),
     request=(
         (
             r"^(?:por\s+favor\s+)?(?:adicione|crie|construa|implemente|fa[cç]a|corrija|atualize"
