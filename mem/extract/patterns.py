@@ -1146,8 +1146,13 @@ def summary_part(text: str) -> tuple[str, str] | None:
         return None
 
     def listed(line: str) -> bool:
+        # A section's items, or its prose indented under it (Claude Code's "1. Primary Request
+        # and Intent:\n   The user asked…").
         stripped = line.strip()
-        return not stripped or bool(BULLET.match(line) or SESSION_SECTIONS.match(stripped))
+        indented = line[:1] in (" ", "\t")
+        return not stripped or bool(
+            indented or BULLET.match(line) or SESSION_SECTIONS.match(stripped)
+        )
 
     start, end = first, first + 1
     while start > 0 and listed(lines[start - 1]):

@@ -580,6 +580,27 @@ def test_explain_names_a_commit_subject_as_such_not_as_prose():
     assert [c.why for c in found] == ["a commit subject the agent wrote"]
 
 
+def test_a_pasted_claude_code_summary_with_prose_indented_under_its_sections_is_a_summary():
+    summary = (
+        "Summary:\n"
+        "1. Primary Request and Intent:\n"
+        "   The user asked to make the importer stream rows from `reader.py`.\n\n"
+        "2. Errors and fixes:\n"
+        "   - The importer crashed on empty CSV files because `csv.DictReader` yields no header"
+        " row.\n\n"
+        "3. Pending Tasks:\n"
+        "   - Add a regression test for empty CSV files\n"
+    )
+    log = "".join(f"Thinking: let me run step {n} and look at the output.\n" for n in range(30))
+    assert patterns.is_session_summary(summary + log)
+    found = [(c.category, c.text) for c in patterns.from_person(summary + log)]
+    assert (
+        "lessons",
+        "The importer crashed on empty CSV files because `csv.DictReader` yields no header row.",
+    ) in found
+    assert ("tasks", "Add a regression test for empty CSV files") in found
+
+
 def test_a_long_prompt_with_a_section_name_split_over_lines_is_read_without_failing():
     text = "x " * 700 + "\nnext\nsteps\n" + "Critical  \n  context\n" + "y " * 300
     assert not patterns.is_session_summary(text)
