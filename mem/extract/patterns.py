@@ -187,8 +187,10 @@ DONE_WORDS = 3  # a task this short says too little to be recognised done
 DONE_SHARE = 0.6
 STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
 # What a statement's words say of it, read when no rule claims it (see `meaning`):
+# Words that carry a thought on from the one before it.
+GOING_ON = r"but|so|and|then|also|however"
 DANGLING = re.compile(
-    r"^(?:but|so|and|then|also|however|that|that's|this|these|those|they|it|it's|its|he|she"
+    rf"^(?:{GOING_ON}|that|that's|this|these|those|they|it|it's|its|he|she"
     r"|each\s+(?:was|is|were|are|has|had|of)|both\s+(?:are|were|have|had|of)|mas|ent[aã]o|eles"
     r"|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,
@@ -196,7 +198,7 @@ DANGLING = re.compile(
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
 # "But actually, the staged changes don't include…": a thought going on from the last, in a
 # pasted log; not a rule the person set.
-GOES_ON = re.compile(r"^(?:but|so|and|then|also|however|actually|hmm)\b", re.IGNORECASE)
+GOES_ON = re.compile(rf"^(?:{GOING_ON}|actually|hmm)\b", re.IGNORECASE)
 # A sentence whose subject is a name in code: "`--include-file` is repeatable", "The
 # `gitService.branch` method first checks…", "`record.Write` signs commits via…".
 NAMED_SUBJECT = re.compile(
@@ -587,9 +589,7 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     if len(items) == 1:
         yield under_heading(first, heading)
         return
-    heading = introduction or heading
-    if len(heading) > HEADING_CONTEXT or is_question(heading):
-        heading = ""  # a question heading asks; the items under it answer on their own
+    heading = as_context(introduction or heading)
     # A document's facts that show no signal say its context in their first entries; a long
     # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
     chunks = UNSIGNALLED_CHUNKS if first.why.startswith(UNSIGNALLED_WHY) else len(items)
@@ -712,8 +712,7 @@ def candidates(
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
         body = INTERJECTION.sub("", body_of(unit)) if report else body_of(unit)
         if lead := FINDING_LEAD.match(straight(body)):
-            body = body[lead.end() :]
-            body = body[:1].upper() + body[1:]
+            body = capitalised(body[lead.end() :])
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             if filing is not None:
@@ -805,11 +804,14 @@ def candidates(
 
 def under_heading(found: Candidate, heading: str) -> Candidate:
     """A report's list item with the heading it stands under, so it reads alone."""
-    if not heading or len(heading) > HEADING_CONTEXT or is_question(heading):
-        return found  # a question heading asks; the items under it answer on their own
-    if found.text.lower().startswith(heading.lower()):
-        return found
-    return found._replace(text=cap(f"{heading}: {found.text}"))
+    text = headed(as_context(heading), [found.text])
+    return found if text == found.text else found._replace(text=cap(text))
+
+
+def as_context(heading: str) -> str:
+    """A heading short enough to stand before the items under it, or "": a question heading
+    asks, and the items under it answer on their own."""
+    return "" if len(heading) > HEADING_CONTEXT or is_question(heading) else heading
 
 
 def is_question(text: str) -> bool:
@@ -881,7 +883,7 @@ def meaning(
         ):
             return None
         found = meaning(clause.strip(), cues, listed=False, person=person, slots=slots)
-        return found._replace(text=cap(found.text[:1].upper() + found.text[1:])) if found else None
+        return found._replace(text=cap(capitalised(found.text))) if found else None
     acted = ACTED_ON.search(probe)
     if acted and (slots is None or "cause" in slots) and not person:
         # "The deployment object has no result inline, so I'm pulling its statuses": what the
@@ -1085,6 +1087,11 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+def capitalised(text: str) -> str:
+    """A clause taken out of its sentence, opening as a sentence does."""
+    return text[:1].upper() + text[1:]
+
+
 def cap(text: str) -> str:
     """Cut to MAX_CHARS at a sentence end (else at a word, with an ellipsis)."""
     return cut_at_sentence(text, MAX_CHARS, least=MIN_CHARS) or cut_words(text, MAX_CHARS)
@@ -1220,7 +1227,7 @@ def from_person(text: str) -> Iterator[Candidate]:
             yield Candidate(
                 "facts",
                 "preference",
-                cap(rule[:1].upper() + rule[1:]),
+                cap(capitalised(rule)),
                 why="how the person wants it",
             )
         elif cues.user_preference.search(body) or cues.obligation.search(straight(body)):
