@@ -194,15 +194,12 @@ def test_a_commit_subject_is_a_decision_and_a_merge_is_not():
 
 
 def test_prose_on_the_way_to_a_report_keeps_the_causes_it_finds_and_nothing_else_unnamed():
-    capture = Capture()
     said = (
         "The deploy never got past action setup because `pnpm` was missing from the runner. "
         "The workflow has two jobs and a matrix of `node` versions."
     )
-    capture.mine(Message("assistant", said), said)
-    found = capture.mine(
-        Message("assistant", "Next I'll read the logs."), "Next I'll read the logs."
-    )
+    steps = [Message("assistant", said), Message("assistant", "Next I'll read the logs.")]
+    found = session(Capture(), steps)
     assert [(c.category, c.text) for c in found] == [
         (
             "lessons",
@@ -241,19 +238,18 @@ def test_a_clause_that_stands_alone_is_kept_from_a_sentence_that_does_not():
 
 
 def test_what_the_agent_found_that_made_it_act_is_a_lesson_without_the_action():
-    capture = Capture()
     said = (
         "GitHub's deployment object does not include the final result inline, so I'm pulling "
         "each deployment's statuses next."
     )
-    capture.mine(Message("assistant", said), said)
-    found = capture.mine(Message("assistant", "Reading them now."), "Reading them now.")
+    found = session(
+        Capture(), [Message("assistant", said), Message("assistant", "Reading them now.")]
+    )
     assert [(c.category, c.text) for c in found] == [
         ("lessons", "GitHub's deployment object does not include the final result inline."),
     ]
     said = "The build is green on `main`, so I'll merge the branch."  # a status, not a finding
-    capture.mine(Message("assistant", said), said)
-    assert capture.mine(Message("assistant", "Merging."), "Merging.") == []
+    assert session(Capture(), [Message("assistant", said), Message("assistant", "Merging.")]) == []
 
 
 def test_a_heading_that_labels_what_it_states_is_a_statement():
