@@ -31,8 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -138,11 +139,18 @@ def fresh(folder: Path) -> Path:
     return folder / ".memory"
 
 
-def dry_run(source: Path, fmt: str | None) -> str:
+@contextmanager
+def scratch() -> Iterator[tuple[Path, Path, set[str]]]:
+    """A fresh vault in a folder of its own, removed after: (folder, vault, the days seen)."""
     folder = Path(tempfile.mkdtemp(prefix="mem-golden-"))
     try:
-        vault = fresh(folder)
-        today = days()
+        yield folder, fresh(folder), days()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def dry_run(source: Path, fmt: str | None) -> str:
+    with scratch() as (folder, vault, today):
         arguments = ["--vault", str(vault), "commit", "--agent", "a", "--file", str(source)]
         arguments += ["--dry-run", "--json", "--explain"]
         if fmt:
@@ -151,27 +159,17 @@ def dry_run(source: Path, fmt: str | None) -> str:
         return normalise(
             json.dumps(json.loads(out), ensure_ascii=False, indent=1), folder, today | days()
         )
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def stored(source: Path) -> str:
-    folder = Path(tempfile.mkdtemp(prefix="mem-golden-"))
-    try:
-        vault = fresh(folder)
-        today = days()
+    with scratch() as (folder, vault, today):
         run(["--vault", str(vault), "commit", "--agent", "a", "--file", str(source)])
         return vault_text(vault, folder, today | days())
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def grown(source: Path) -> str:
     """Commit the file's first half, then the whole file at the same path: the vault after."""
-    folder = Path(tempfile.mkdtemp(prefix="mem-golden-"))
-    try:
-        vault = fresh(folder)
-        today = days()
+    with scratch() as (folder, vault, today):
         data = source.read_bytes()
         cut = data.rfind(b"\n", 0, len(data) // 2) + 1
         copy = folder / source.name
@@ -183,8 +181,6 @@ def grown(source: Path) -> str:
         time.sleep(1 - time.time() % 1 + 0.01)
         run(arguments, seed=1)
         return vault_text(vault, folder, today | days())
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def jobs(built: Path) -> dict[str, Callable[[], str]]:
