@@ -362,11 +362,7 @@ def is_section_name(line: str) -> bool:
     a heading, with or without blank lines around it."""
     if len(line.split()) > HEADING_WORDS or line.endswith((".", "!", "?", ";", ",", "。")):
         return False
-    cues = compiled()
-    bare = clean(MARKER.sub("", line)).strip()
-    return bool(cues.next_steps.match(bare)) or any(
-        pattern.match(bare) for pattern, _, _, _ in cues.sections
-    )
+    return named_section(clean(MARKER.sub("", line)).strip(), compiled()) is not None
 
 
 def is_title_line(line: str) -> bool:
@@ -504,15 +500,23 @@ def body_of(unit: Unit) -> str:
     return clean(MARKER.sub("", unit.text[marker.end() :] if marker else unit.text))
 
 
-def filing_of(title: str, cues: Compiled, within: bool = True) -> Filing | None:
-    """What a heading or an introducing line says about the items under it: by its name, or
-    (`within`) by a deciding word in a longer heading ("Root Cause of Failures")."""
-    bare = clean(MARKER.sub("", title)).strip()
+def named_section(bare: str, cues: Compiled) -> Filing | None:
+    """What a heading that is a section's name files ("Next steps", "Known issues")."""
     if cues.next_steps.match(bare):
         return NEXT_STEP
     for pattern, _, category, kind in cues.sections:
         if pattern.match(bare):
             return category, kind
+    return None
+
+
+def filing_of(title: str, cues: Compiled, within: bool = True) -> Filing | None:
+    """What a heading or an introducing line says about the items under it: by its name, or
+    (`within`) by a deciding word in a longer heading ("Root Cause of Failures")."""
+    bare = clean(MARKER.sub("", title)).strip()
+    named = named_section(bare, cues)
+    if named is not None:
+        return named
     for pattern, _, category, kind in cues.introducers:
         if pattern.search(bare):
             return category, kind
