@@ -181,7 +181,6 @@ CORRECTED = re.compile(
     r"\s+thought|na\s+verdade|corrigindo|eigentlich|korrektur)\b|实际上|更正|実際には|訂正",
     re.IGNORECASE,
 )
-MARKS = re.compile(f"{DONE.pattern}|{REVERTED.pattern}", re.IGNORECASE)
 CORRECTED_SHARE = 0.6  # of an earlier claim's words a later sentence names to take it back
 DONE_WORDS = 3  # a task this short says too little to be recognised done
 DONE_SHARE = 0.6
@@ -970,15 +969,19 @@ def said_words(text: str, paths: bool = False) -> int:
 def marked(text: str) -> list[tuple[str, frozenset[str]]]:
     """The sentences of a text that report work done ("Rebuilt the index"), undone ("Reverted
     the switch") or a claim corrected ("Actually, …"): (how, their words), for `covers`. One
-    pass per message, whatever the number of earlier claims it is held against."""
-    if not (MARKS.search(text) or CORRECTED.search(text)):
+    pass per message, whatever the number of earlier claims it is held against. Code blocks
+    report nothing (an edit's `# fixed` comment is code), and are not read: in an Aider
+    history they are most of the text."""
+    text = outside_fences(text)
+    reverted, corrected = REVERTED.search(text), CORRECTED.search(text)
+    if not (reverted or corrected or DONE.search(text)):
         return []
     cues = compiled()
     found = []
     for sentence in sentences(text, cues):
-        if REVERTED.search(sentence):
+        if reverted and REVERTED.search(sentence):
             how = "revert"
-        elif CORRECTED.search(sentence):
+        elif corrected and CORRECTED.search(sentence):
             how = "correct"
         elif DONE.search(sentence) or cues.outcome.search(sentence.strip()):
             how = "done"
@@ -986,6 +989,20 @@ def marked(text: str) -> list[tuple[str, frozenset[str]]]:
             continue
         found.append((how, content_words(sentence)))
     return found
+
+
+def outside_fences(text: str) -> str:
+    """A message's text without its fenced code blocks (the fence lines included)."""
+    if "```" not in text and "~~~" not in text:
+        return text
+    kept: list[str] = []
+    fenced = False
+    for line in text.splitlines():
+        if fence_mark(line):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:

@@ -410,6 +410,28 @@ def test_a_task_the_agent_reports_done_later_is_taken_back():
     assert [c.text for c in capture.retracted] == tasks
 
 
+
+def test_a_code_block_reports_no_work_done():
+    # An edit's comment ("# rebuilt the search index") is code, not the agent saying it did
+    # the task: the task stays open.
+    capture = Capture()
+    steps = [
+        Message("user", "migrate the search"),
+        Message("assistant", "Next step: rebuild the search index after the migration."),
+        Message("user", "go on"),
+        Message(
+            "assistant",
+            "Here is the migration script.\n\n```python\n# rebuilt the search index\n"
+            "rebuild(search_index, after=migration)\n```\n",
+        ),
+        Message("user", "thanks"),
+    ]
+    found = session(capture, steps)
+    assert [c.text for c in found if c.category == "tasks"] == [
+        "rebuild the search index after the migration."
+    ]
+    assert capture.retracted == []
+
 def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_it():
     asked = "The blog looks nice, but I am missing a nice header image."
     worked = Capture()
