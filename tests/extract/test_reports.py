@@ -410,7 +410,6 @@ def test_a_task_the_agent_reports_done_later_is_taken_back():
     assert [c.text for c in capture.retracted] == tasks
 
 
-
 def test_a_code_block_reports_no_work_done():
     # An edit's comment ("# rebuilt the search index") is code, not the agent saying it did
     # the task: the task stays open.
@@ -431,6 +430,7 @@ def test_a_code_block_reports_no_work_done():
         "rebuild the search index after the migration."
     ]
     assert capture.retracted == []
+
 
 def test_what_the_person_asks_for_is_no_open_task_once_the_agent_has_worked_on_it():
     asked = "The blog looks nice, but I am missing a nice header image."
