@@ -727,8 +727,11 @@ def candidates(
                 continue
             if not (report and len(body.split()) >= STATEMENT_WORDS):
                 continue
-            # In a report, "Added two tests to `setup_test.go`:" states as well as introduces.
+            # In a report, "Added two tests to `setup_test.go`:" states as well as introduces;
+            # "Added `on_dirty` parameter to:" needs the list to say anything.
             body = body.rstrip(":： ")
+            if cues.unfinished.search(body):
+                continue
         if size(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":

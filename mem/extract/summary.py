@@ -194,6 +194,8 @@ class SessionSummary:
                     continue
                 if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
                     sentence = sentence.rstrip(":： ")  # "Added two tests to `x_test.go`:"
+                    if cues.unfinished.search(sentence):
+                        continue  # "Added `on_dirty` parameter to:" needs its list
                 if not is_statement(sentence, cues):
                     continue
                 # An outcome says what was done to what: "Fixed — one line in x" says neither.
@@ -303,8 +305,8 @@ def summed_up(text: str) -> str:
             continue
         if under == -2:
             under = unit.indent
-        if unit.indent == under:
-            items.append(bare)
+        if unit.indent == under and not compiled().unfinished.search(bare):
+            items.append(bare)  # not "Updated `plan.md` with:", which needs its own items
         if len(items) == SUMMED_ITEMS:
             break
     return cap("; ".join(items))

@@ -10,6 +10,7 @@ import pytest
 from mem.extract import patterns
 from mem.extract.capture import Capture
 from mem.extract.formats import Message
+from mem.extract.summary import SessionSummary
 
 
 def session(capture: Capture, steps: list[Message]) -> list:
@@ -156,6 +157,32 @@ def test_a_reports_line_that_introduces_a_list_also_states_and_an_interjection_i
     assert report("- Good, `setupHooks` already loads the settings first.") == [
         ("facts", "`setupHooks` already loads the settings first."),
     ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Fix: Passed the `timeout` option through to:",
+        "- Actually, since the tag is already pushed, I should:",
+        "- Solução: o carregamento dos prompts passou a ser feito para:",
+        "- Lösung: Die Palette wird jetzt geladen von:",
+    ],
+)
+def test_a_line_that_ends_on_a_word_its_list_must_finish_states_nothing(line):
+    text = f"**Issue 2: Slow export**\n{line}\n  - `export()` in the CLI\n  - the `sync` route\n"
+    assert all(line[2:].rstrip(":") not in stored for _, stored in report(text))
+
+
+def test_a_summary_item_its_sub_items_finish_is_not_the_handoffs_what():
+    summary = SessionSummary()
+    text = (
+        "Summary of changes:\n\n"
+        "- Updated `future_development.md` with:\n"
+        "  - the color naming plan\n"
+        "- Created two tasks in task-master (dev tag)\n"
+    )
+    summary.take(Message("assistant", text), [])
+    assert summary.what == "Created two tasks in task-master (dev tag)"
 
 
 def test_a_persons_document_keeps_its_rules_not_the_changes_it_requests():

@@ -92,6 +92,9 @@ class Cues(NamedTuple):
     # How the person wants the work done from now on, said within a request: "…and follow our
     # PR template", "make sure each sentence is on its own line". What follows it is the rule.
     directive: tuple[str, ...] = ()
+    # Words a line cannot end on and say something whole: "Added `on_dirty` parameter to:",
+    # "Actually, since we committed, I should:" introduce a list, and state nothing alone.
+    unfinished: tuple[str, ...] = ()
 
 
 class Compiled(NamedTuple):
@@ -121,6 +124,7 @@ class Compiled(NamedTuple):
     hedge: re.Pattern[str]
     request: re.Pattern[str]
     directive: re.Pattern[str]
+    unfinished: re.Pattern[str]  # matches a text that ends on one of those words
 
 
 def tables() -> tuple[Cues, ...]:
@@ -282,4 +286,8 @@ def compiled() -> Compiled:
         hedge=one("hedge"),
         request=one("request"),
         directive=one("directive"),
+        unfinished=re.compile(
+            r"(?<!\w)(?:" + "|".join(p for c in languages for p in c.unfinished) + r")\W*$",
+            re.IGNORECASE,
+        ),
     )

@@ -101,4 +101,8 @@ CUES = Cues(
             r"|entferne|ändere|schreibe|verschiebe|ersetze|zeige)\b"
         ),
     ),
+    unfinished=(
+        r"der|die|das|den|dem|des|ein|eine|einen|und|oder|mit|für|von|zu|auf|an|bei|dass|als",
+        r"wie",
+    ),
 )

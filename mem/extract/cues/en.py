@@ -586,4 +586,9 @@ CUES = Cues(
             r"|improve|extend|convert|introduce|design|prepare|set\s+up)\b"
         ),
     ),
+    unfinished=(
+        r"to|the|a|an|and|or|of|with|for|by|from|into|in|on|at|as|than|that|which|via|using",
+        r"should|would|could|will|can|must|may|might|shall",
+        r"we|my|our|your|their|its|this|these|such|including|like",
+    ),
 )

@@ -280,4 +280,8 @@ CUES = Cues(
             r"|transforme|integre|melhore|prepare|desenvolva)\b"
         ),
     ),
+    unfinished=(
+        r"a|o|os|as|de|da|do|das|dos|em|no|na|nos|nas|com|para|por|pelo|pela|que|e|ou|um|uma|ao",
+        r"deve|devemos|vou|vamos|como|incluindo",
+    ),
 )
