@@ -52,6 +52,10 @@ def in_order(new: str, old: str) -> int:
     """How many of `new`'s words `old` says in the same order (the longest common
     subsequence): "add the session first, then clone" is not "clone, then add the session"."""
     first, second = new.split(), old.split()
+    # Words only one text says are in no common subsequence: leave them out of the table.
+    shared = set(first) & set(second)
+    first = [word for word in first if word in shared]
+    second = [word for word in second if word in shared]
     row = [0] * (len(second) + 1)
     for word in first:
         diagonal = 0
