@@ -78,3 +78,11 @@ def test_a_report_that_restates_a_commit_subject_is_kept_once_and_named_tools_di
     first = Candidate("facts", "fact", "The `ui` build step needs `gh` and `jq` installed on PATH")
     other = Candidate("facts", "fact", "The `db` build step needs `uv` and `go` installed on PATH")
     assert kept(first, other) == [first.text, other.text]
+
+
+def test_words_said_in_the_same_order_are_counted_whatever_lies_between_them():
+    assert dedupe.in_order("add the session first", "add the session first") == 4
+    assert dedupe.in_order("add the session first", "first add it the new session") == 3
+    assert dedupe.in_order("clone then add", "add then clone") == 1
+    assert dedupe.in_order("one two", "three four") == 0
+    assert dedupe.in_order("", "anything") == 0
