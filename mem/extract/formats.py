@@ -42,7 +42,12 @@ COMMIT_LINE = re.compile(
     r"^\[(?P<branch>[^\s\]]+)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\] (?P<subject>.+)$",
     re.MULTILINE,
 )
-RECALL_BLOCK = re.compile(r"<mem-recall\b[^>]*>.*?(?:</mem-recall>|\Z)", re.DOTALL)
+# `mem`'s own recall, as written or HTML-escaped (Gemini hands hook context back escaped).
+RECALL_OPENERS = ("<mem-recall", "&lt;mem-recall")
+RECALL_CLOSERS = ("</mem-recall>", "&lt;/mem-recall&gt;")
+RECALL_BLOCK = re.compile(
+    r"(?:<|&lt;)mem-recall\b.*?(?:</mem-recall>|&lt;/mem-recall&gt;|\Z)", re.DOTALL
+)
 AIDER_COMMIT = re.compile(r"^Commit (?P<sha>[0-9a-f]{7,40}) (?P<subject>.+)$")
 AIDER_EDIT = re.compile(r"^Applied edit to (?P<path>\S.*)$")
 AIDER_UNDO = re.compile(r"^Removed: (?P<sha>[0-9a-f]{7,40}) ")
@@ -222,32 +227,41 @@ def person_text(text: str) -> str:
 
 
 def strip_recall(text: str) -> str:
-    """Drop `mem`'s own recall block, so recalled memory is never stored again."""
-    return RECALL_BLOCK.sub("", text) if "<mem-recall" in text else text
+    """Drop `mem`'s own recall block, as written or HTML-escaped, so recalled memory is never
+    stored again."""
+    return RECALL_BLOCK.sub("", text) if any(o in text for o in RECALL_OPENERS) else text
 
 
 def without_recall(lines: Iterable[str]) -> Iterator[str]:
-    """Drop the lines of a recall block from a line stream."""
+    """Drop the lines of a recall block (as written or HTML-escaped) from a line stream."""
     inside = False
     for line in lines:
-        if not inside and "<mem-recall" in line:
-            before, _, after = line.partition("<mem-recall")
+        if not inside and (opener := next((o for o in RECALL_OPENERS if o in line), "")):
+            before, _, after = line.partition(opener)
             if before.strip():
                 yield before + "\n"
-            inside = "</mem-recall>" not in after
-            if not inside:
-                rest = after.split("</mem-recall>", 1)[1]
-                if rest.strip():
-                    yield rest
+            rest = after_recall(after)
+            inside = rest is None
+            if rest and rest.strip():
+                yield rest
             continue
         if inside:
-            if "</mem-recall>" in line:
+            rest = after_recall(line)
+            if rest is not None:
                 inside = False
-                rest = line.split("</mem-recall>", 1)[1]
                 if rest.strip():
                     yield rest
             continue
         yield line
+
+
+def after_recall(text: str) -> str | None:
+    """What follows the end of a recall block in `text`, or None when it does not end there."""
+    ends = [(text.find(closer), closer) for closer in RECALL_CLOSERS if closer in text]
+    if not ends:
+        return None
+    at, closer = min(ends)
+    return text[at + len(closer) :]
 
 
 # --- plain text ---------------------------------------------------------------------------

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from mem.extract.formats import Message, as_dict, json_lines, strip_recall
+from mem.extract.formats import Message, as_dict, json_lines, person_text, strip_recall
 
 WRITING_TOOLS = {"write_file", "replace", "edit"}
-HOOK_CONTEXT = "<hook_context>"  # what hooks (mem's own recall among them) added to a prompt
 
 
 def read(lines: Iterable[str]) -> Iterator[Message]:
@@ -43,9 +42,12 @@ def message_of(record: dict[str, Any], session: str) -> Iterator[Message]:
     kind = record.get("type")
     parts = record.get("content")
     if kind == "user":
-        text = text_of(parts)
-        if text.strip() and not text.lstrip().startswith(HOOK_CONTEXT):
-            yield Message("user", strip_recall(text), session=session)
+        # What hooks added (`mem`'s recall among it) comes back as a text part of its own,
+        # `<hook_context>…</hook_context>`, after the person's words; a session opens with the
+        # CLI's `<session_context>` preamble. Neither is the person's.
+        text = person_text(text_of(parts))
+        if text.strip():
+            yield Message("user", text.strip(), session=session)
     elif kind == "gemini":
         tokens = as_dict(record.get("tokens"))
         yield Message(

@@ -82,3 +82,33 @@ def test_tool_results_hook_context_and_recall_blocks_are_not_prose():
     messages = list(formats.read("gemini-jsonl", lines))
     assert [(m.role, m.text.strip()) for m in messages] == [("assistant", "Done.")]
     assert messages[0].files == ("src/app.py",)
+
+
+def test_hook_context_after_the_persons_words_and_the_session_preamble_are_not_theirs():
+    # Gemini CLI 0.61 writes what hooks added (mem's recall among it) as a second text part,
+    # HTML-escaped, and opens a session with its own preamble (INTEGRATIONS.md, section 10).
+    recall = (
+        "<hook_context>&lt;mem-recall agent=&quot;dev&quot; tokens=&quot;40&quot;&gt;\n"
+        "## Decisions\n- Use Postgres for the queue.\n&lt;/mem-recall&gt;</hook_context>"
+    )
+    lines = session(
+        line(
+            id="u0",
+            type="user",
+            content=[{"text": "<session_context>This is the Gemini CLI.</session_context>"}],
+        ),
+        line(id="u1", type="user", content=[{"text": "Fix the login redirect."}, {"text": recall}]),
+        line(id="g1", type="gemini", content="Fixed: the redirect now keeps the `next` path."),
+    )
+    assert said(lines) == [
+        ("user", "Fix the login redirect."),
+        ("assistant", "Fixed: the redirect now keeps the `next` path."),
+    ]
+
+
+def test_recall_is_dropped_as_written_and_html_escaped():
+    escaped = 'before &lt;mem-recall agent="dev"&gt;\n- old\n&lt;/mem-recall&gt; after'
+    assert formats.strip_recall(escaped) == "before  after"
+    lines = ["keep\n", "&lt;mem-recall agent=&quot;dev&quot;&gt;\n", "- old\n"]
+    lines += ["&lt;/mem-recall&gt; tail\n", "<mem-recall>x</mem-recall>\n", "end\n"]
+    assert list(formats.without_recall(lines)) == ["keep\n", " tail\n", "end\n"]
