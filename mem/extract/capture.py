@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from mem.extract import patterns
 from mem.extract.formats import Message
-from mem.extract.patterns import Candidate
+from mem.extract.patterns import Candidate, size
 
 MIN_REPLY = 200  # shorter assistant text before the reply (a thought, a tool note) is not it
 SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rules decide
@@ -18,6 +18,9 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 WORK_AFTER_SUMMARY = 2
 HELD_CLAIMS = 100  # the latest claims and tasks a later message may take back
 COMMIT_WHY = "a commit subject the agent wrote"
+CHECKS_SAID = "Commands that checked the work: "
+CHECKS_WHY = "the commands the session ran to test, lint or build, and that succeeded"
+MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
 PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
 ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
 
@@ -40,9 +43,11 @@ class Capture:
         self.claims: list[Candidate] = []  # what was found so far, until taken back
         # The last assistant text (maybe a report) and the messages without text after it.
         self.held: list[tuple[Message, str]] = []
+        self.checks: list[str] = []  # the commands that checked the work, in order, once each
 
     def follow(self, message: Message) -> None:
         """Keep the context of a message committed before, without mining it again."""
+        self.note_checks(message)
         if message.role == "undo":
             self.undone.update(message.commits)
         elif message.role == "user" and message.text.strip():
@@ -54,6 +59,7 @@ class Capture:
         """The candidates of the messages read so far that can be judged now (the text already
         redacted). The agent's last words before the person speaks again are its report for
         the request, so an assistant message waits for the next message to know if it was."""
+        self.note_checks(message)
         found: list[Candidate] = []
         if message.role == "assistant" and text.strip():
             found += self.release(report=False)
@@ -219,14 +225,37 @@ class Capture:
             self.retracted += done
             self.open_tasks = [task for task in self.open_tasks if task not in done]
 
+    def note_checks(self, message: Message) -> None:
+        self.checks += [check for check in message.checks if check not in self.checks]
+
     def finish(self) -> list[Candidate]:
-        """What only the whole session tells: its last report, the pending tasks it left."""
+        """What only the whole session tells: its last report, the pending tasks it left, the
+        commands it checked its work with."""
         found = self.release(report=True)
-        return found + [
-            task
-            for task, at in zip(self.pending, self.pending_at, strict=True)
-            if self.work - at < WORK_AFTER_SUMMARY
-        ]
+        return (
+            found
+            + [
+                task
+                for task, at in zip(self.pending, self.pending_at, strict=True)
+                if self.work - at < WORK_AFTER_SUMMARY
+            ]
+            + self.checked()
+        )
+
+    def checked(self) -> list[Candidate]:
+        """The commands the session ran to test, lint or build, as one fact: how the next
+        session checks its work ("mise run test", "mise run lint"), said once per session."""
+        listed: list[str] = []
+        # The most general first (`pytest -q` before `pytest tests/test_cache.py -q`), said in
+        # the order they were run.
+        shortest = sorted(self.checks, key=len)[:MAX_CHECKS]
+        for check in [check for check in self.checks if check in shortest]:
+            if size(CHECKS_SAID + "; ".join([*listed, f"`{check}`"])) > patterns.MAX_CHARS:
+                break
+            listed.append(f"`{check}`")
+        if not listed:
+            return []
+        return [Candidate("facts", "fact", CHECKS_SAID + "; ".join(listed), why=CHECKS_WHY)]
 
 
 def origin_of(message: Message, text: str, report: bool) -> str:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from mem.extract.checks import check_commands
 from mem.extract.formats import (
     GIT_COMMIT,
     Message,
@@ -37,6 +38,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     session = cwd = ""
     edits: dict[str, tuple[str, ...]] = {}  # tool call id -> files, until the call succeeds
     commit_calls: set[str] = set()
+    check_calls: dict[str, tuple[str, ...]] = {}  # tool call id -> the checks it runs
     for record in json_lines(lines):
         event = as_dict(record.get("raw")) or record
         kind = event.get("type")
@@ -55,7 +57,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             for request in data.get("toolRequests") or ():
                 request = as_dict(request)
                 note_call(request.get("toolCallId"), request.get("name"), request, cwd, edits)
-                note_commit(request.get("toolCallId"), request.get("name"), request, commit_calls)
+                note_shell(request.get("toolCallId"), request.get("name"), request, commit_calls)
+                note_checks(request.get("toolCallId"), request.get("name"), request, check_calls)
             thinking = str(data.get("reasoningText") or "")
             if thinking.strip():
                 yield Message("thinking", strip_recall(thinking), session=session)
@@ -68,13 +71,17 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             )
         elif kind == "tool.execution_start":
             note_call(data.get("toolCallId"), data.get("toolName"), data, cwd, edits)
-            note_commit(data.get("toolCallId"), data.get("toolName"), data, commit_calls)
+            note_shell(data.get("toolCallId"), data.get("toolName"), data, commit_calls)
+            note_checks(data.get("toolCallId"), data.get("toolName"), data, check_calls)
         elif kind == "tool.execution_complete":
             call = str(data.get("toolCallId") or "")
             done = data.get("success") is not False
             files = edits.pop(call, ())
             if files and done:
                 yield Message("assistant", files=files, session=session)
+            checks = check_calls.pop(call, ())
+            if checks and done:
+                yield Message("assistant", session=session, checks=checks)
             if call in commit_calls and done:
                 commit_calls.discard(call)
                 result = data.get("result")
@@ -100,7 +107,17 @@ def note_call(
         edits[str(call)] = tuple(relative_to(path, cwd) for path in found)
 
 
-def note_commit(call: Any, tool: Any, request: dict[str, Any], commit_calls: set[str]) -> None:
+def note_shell(call: Any, tool: Any, request: dict[str, Any], commit_calls: set[str]) -> None:
+    """Remember a shell call that commits, to read the commits from its output."""
     command = as_dict(request.get("arguments")).get("command")
     if tool in SHELL_TOOLS and isinstance(command, str) and GIT_COMMIT.search(command):
         commit_calls.add(str(call))
+
+
+def note_checks(
+    call: Any, tool: Any, request: dict[str, Any], check_calls: dict[str, tuple[str, ...]]
+) -> None:
+    """Remember a shell call that tests, lints or builds, until it succeeds."""
+    command = as_dict(request.get("arguments")).get("command")
+    if tool in SHELL_TOOLS and isinstance(command, str) and (found := check_commands(command)):
+        check_calls[str(call)] = found

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from mem.extract.checks import check_commands
 from mem.text import fence_mark
 
 FORMATS = (
@@ -95,6 +96,9 @@ class Message(NamedTuple):
     session: str = ""  # the session id, where the format gives one
     after_failure: bool = False  # the first words after a failed command: its cause, often
     failed: bool = False  # the run ended in an error
+    # Commands that checked the work and succeeded (tests, linters, builds), as
+    # `checks.check_commands` gives them: how the project's checks are run.
+    checks: tuple[str, ...] = ()
 
 
 def detect(lines: list[str]) -> str:
@@ -349,6 +353,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
     inside a main transcript, sidechain lines are the subagent's and its answer sums them up."""
     pending_edits: dict[str, str] = {}  # tool_use id -> file path, until its result confirms it
     commit_calls: set[str] = set()  # tool_use ids of `git commit` commands
+    check_calls: dict[str, tuple[str, ...]] = {}  # tool_use id -> the checks it runs
     counted: set[str] = set()  # API message ids whose usage was counted
     cwd = session = ""
     last_text = ""
@@ -384,10 +389,12 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                         path = tool_input.get("file_path") or tool_input.get("notebook_path")
                         if path:
                             pending_edits[str(block.get("id"))] = relative_to(str(path), cwd)
-                    elif name == "Bash" and re.search(
-                        r"\bgit\b(?:\s+-C\s+\S+)?\s+commit\b", str(tool_input.get("command", ""))
-                    ):
-                        commit_calls.add(str(block.get("id")))
+                    elif name == "Bash":
+                        command = str(tool_input.get("command", ""))
+                        if re.search(r"\bgit\b(?:\s+-C\s+\S+)?\s+commit\b", command):
+                            commit_calls.add(str(block.get("id")))
+                        elif checks := check_commands(command):
+                            check_calls[str(block.get("id"))] = checks
             text = strip_recall("\n\n".join(texts))
             last_text = text or last_text
             yield Message(
@@ -425,6 +432,10 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                     path = pending_edits.pop(use_id)
                     if not failed:
                         yield Message("assistant", files=(path,), session=session)
+                if use_id in check_calls:
+                    checks = check_calls.pop(use_id)
+                    if not failed:
+                        yield Message("assistant", session=session, checks=checks)
                 if use_id in commit_calls and not failed:
                     commit_calls.discard(use_id)
                     output = result_text(block.get("content"))
@@ -490,6 +501,7 @@ class CodexRollout:
     def __init__(self) -> None:
         self.session = ""
         self.commit_calls: set[str] = set()
+        self.check_calls: dict[str, tuple[str, ...]] = {}  # call id -> the checks it runs
         self.said: dict[tuple[str, str], str] = {}  # (role, text) -> "item" | "event"
         self.patched: set[str] = set()  # ids of file changes already read
 
@@ -547,10 +559,15 @@ def read_codex_jsonl(lines: Iterable[str]) -> Iterator[Message]:
             )
             if paths and item.get("status", "completed") == "completed":
                 yield Message("assistant", files=paths, session=session)
-        elif item_type == "command_execution" and "commit" in str(item.get("command", "")):
-            found = commits_in(str(item.get("aggregated_output") or ""))
-            if found:
-                yield Message("assistant", commits=found, session=session)
+        elif item_type == "command_execution":
+            command = shell_command(item.get("command"))
+            succeeded = item.get("exit_code", 0) == 0 and item.get("status") != "failed"
+            if "commit" in command:
+                found = commits_in(str(item.get("aggregated_output") or ""))
+                if found:
+                    yield Message("assistant", commits=found, session=session)
+            elif succeeded and (checks := check_commands(command)):
+                yield Message("assistant", session=session, checks=checks)
 
 
 # What Codex injects as a user message before the person's own words.
@@ -589,8 +606,9 @@ def rollout_item(kind: str, payload: dict[str, Any], rollout: CodexRollout) -> I
         if changes:
             yield Message("assistant", files=tuple(str(path) for path in changes), session=session)
     elif event == "exec_command_end":
-        command = payload.get("command")
-        joined = " ".join(map(str, command)) if isinstance(command, list) else str(command or "")
+        joined = shell_command(payload.get("command"))
+        if payload.get("exit_code", 0) == 0 and (checks := check_commands(joined)):
+            yield Message("assistant", session=session, checks=checks)
         if "commit" in joined and payload.get("exit_code", 0) == 0:
             output = str(payload.get("aggregated_output") or payload.get("stdout") or "")
             rollout.commit_calls.discard(str(payload.get("call_id") or ""))
@@ -649,8 +667,10 @@ def turn_item(item: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
         if paths:
             yield Message("assistant", files=tuple(paths), session=session)
     elif kind == "CommandExecution":
-        command = item.get("command")
-        joined = " ".join(map(str, command)) if isinstance(command, list) else str(command or "")
+        joined = shell_command(item.get("command"))
+        succeeded = item.get("exitCode", 0) in (0, None) and item.get("status") != "failed"
+        if succeeded and (checks := check_commands(joined)):
+            yield Message("assistant", session=session, checks=checks)
         if GIT_COMMIT.search(joined) and item.get("exitCode", 0) in (0, None):
             output = str(item.get("aggregatedOutput") or item.get("stdout") or "")
             found = commits_in(output)
@@ -669,10 +689,15 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
         except ValueError:
             arguments = {}
         arguments = as_dict(arguments)
-        command = arguments.get("cmd") or arguments.get("command") or ""
-        joined = " ".join(map(str, command)) if isinstance(command, list) else str(command)
+        joined = shell_command(arguments.get("cmd") or arguments.get("command"))
         if GIT_COMMIT.search(joined):
             rollout.commit_calls.add(call_id)
+        elif checks := check_commands(joined):
+            rollout.check_calls[call_id] = checks
+    elif kind == "function_call_output" and call_id in rollout.check_calls:
+        checks = rollout.check_calls.pop(call_id)
+        if exit_code(payload.get("output")) == 0:
+            yield Message("assistant", session=rollout.session, checks=checks)
     elif kind == "function_call_output" and call_id in rollout.commit_calls:
         rollout.commit_calls.discard(call_id)
         output = payload.get("output")
@@ -681,6 +706,37 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
         found = commits_in(output if isinstance(output, str) else result_text(output))
         if found:
             yield Message("assistant", commits=found, session=rollout.session)
+
+
+EXIT_CODE = re.compile(r"^(?:Process exited with code|Exit code:)\s*(-?\d+)", re.MULTILINE)
+
+
+def exit_code(output: Any) -> int | None:
+    """The exit code a shell call's output reports (as text, or in its JSON `metadata`), or
+    None when it reports none (a command still running when its output was taken)."""
+    if isinstance(output, str) and output.lstrip().startswith("{"):
+        try:
+            output = json.loads(output)
+        except ValueError:
+            pass
+    if isinstance(output, dict):
+        code = as_dict(output.get("metadata")).get("exit_code")
+        return code if isinstance(code, int) else None
+    found = EXIT_CODE.search(str(output or "")[:2000])
+    return int(found[1]) if found else None
+
+
+SHELLS = frozenset({"bash", "sh", "zsh"})
+
+
+def shell_command(command: Any) -> str:
+    """A command as the shell ran it: `["bash", "-lc", "cargo test"]` is `cargo test`."""
+    if isinstance(command, list):
+        words = [str(word) for word in command]
+        if len(words) == 3 and words[0].rsplit("/", 1)[-1] in SHELLS and words[1] in ("-c", "-lc"):
+            return words[2]
+        return " ".join(words)
+    return str(command or "")
 
 
 def commits_in(output: str) -> tuple[str, ...]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from mem.extract.checks import check_commands
 from mem.extract.formats import Message, as_dict, json_lines, person_text, strip_recall
 
 WRITING_TOOLS = {"write_file", "replace", "edit"}
+SHELL_TOOLS = {"run_shell_command"}
 
 
 def read(lines: Iterable[str]) -> Iterator[Message]:
@@ -54,6 +56,7 @@ def message_of(record: dict[str, Any], session: str) -> Iterator[Message]:
             "assistant",
             strip_recall(text_of(parts)),
             files=written_files(record.get("toolCalls")),
+            checks=checks_run(record.get("toolCalls")),
             input_tokens=count(tokens, "input"),
             output_tokens=count(tokens, "output"),
             session=session,
@@ -85,6 +88,19 @@ def written_files(calls: Any) -> tuple[str, ...]:
         path = args.get("file_path") or args.get("absolute_path") or args.get("path")
         if isinstance(path, str) and path:
             found.append(path)
+    return tuple(dict.fromkeys(found))
+
+
+def checks_run(calls: Any) -> tuple[str, ...]:
+    """The tests, linters and builds the message's shell calls ran, and that succeeded."""
+    found: list[str] = []
+    for call in calls if isinstance(calls, list) else ():
+        if not isinstance(call, dict) or call.get("name") not in SHELL_TOOLS:
+            continue
+        if call.get("status", "success") != "success":
+            continue
+        command = as_dict(call.get("args")).get("command")
+        found += check_commands(command) if isinstance(command, str) else ()
     return tuple(dict.fromkeys(found))
 
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from mem.extract.checks import check_commands
 from mem.extract.formats import (
     GIT_COMMIT,
     Message,
@@ -113,6 +114,14 @@ def span_messages(
     commands = " ".join(
         str(value) for key, value in attributes.items() if key.endswith(("command", "arguments"))
     )
+    checks = tuple(
+        check
+        for key, value in attributes.items()
+        if key.endswith("command") and isinstance(value, str)
+        for check in check_commands(value)
+    )
+    if checks:
+        yield Message("assistant", session=session, checks=checks)
     if GIT_COMMIT.search(commands):
         outputs = "\n".join(
             str(value) for key, value in attributes.items() if key.endswith(("result", "output"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from mem.extract.checks import check_commands
 from mem.extract.formats import COMMIT_LINE, Message, without_recall
 
 # `⏺ Bash(git add .)`, `⏺ Update(src/app.ts)`, `⏺ Update Todos`: tool calls, not prose.
@@ -17,7 +18,7 @@ EDIT_TOOLS = {"Write", "Edit", "Update", "MultiEdit", "Create", "NotebookEdit"}
 
 def read(lines: Iterable[str]) -> Iterator[Message]:
     """Yield the person's prompts and the agent's text; tool output is read only for commits,
-    tool calls only for the files they edit."""
+    tool calls only for the files they edit and the checks they run."""
     role = ""  # assistant | user | tool | call, for the block being read
     prose: list[str] = []
 
@@ -35,6 +36,11 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
                 args = (call["args"] or "").rstrip(")").strip()
                 if call["name"] in EDIT_TOOLS and args:
                     yield Message("assistant", files=(args,))
+                elif call["name"] == "Bash" and not args.endswith("…"):  # not cut short
+                    # No exit status is printed for sure: a check that failed is still run so.
+                    checks = check_commands(args)
+                    if checks:
+                        yield Message("assistant", checks=checks)
                 continue
             role = "assistant"
             prose.append(line[2:])

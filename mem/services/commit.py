@@ -416,8 +416,9 @@ def read_session(
         # Commit subjects and paths reach the handoff too: a secret can hide in either.
         files = tuple(redacted(path, counter) for path in message.files)
         commits = tuple(redacted(commit, counter) for commit in message.commits)
+        checks = tuple(redacted(check, counter) for check in message.checks)
         reading.seen_text = reading.seen_text or bool(text.strip() or files or commits)
-        clean = message._replace(text=text, files=files, commits=commits)
+        clean = message._replace(text=text, files=files, commits=commits, checks=checks)
         if tracked is not None:
             tracked.passed(raw, session, clean)
         if key in known.messages:

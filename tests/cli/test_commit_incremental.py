@@ -263,3 +263,32 @@ def test_a_commit_killed_before_it_records_its_place_loses_and_doubles_nothing(r
             run_mem("--vault", str(vault), "commit", "-a", AGENT, "--file", str(copied), "--json")
         )
         assert again["added"] == again["reinforced"] == [], f"kill {kill_at}: counted twice"
+
+
+def check_turn(session: str, number: int, command: str) -> str:
+    """A turn in which the agent runs a shell command that succeeds."""
+    call = {"type": "tool_use", "id": f"b{number}", "name": "Bash", "input": {"command": command}}
+    calling = {"id": f"c{number}", "role": "assistant", "content": [call]}
+    result = [{"type": "tool_result", "tool_use_id": f"b{number}", "content": "ok"}]
+    return line("assistant", session, 100 + 2 * number, **calling) + line(
+        "user", session, 101 + 2 * number, role="user", content=result
+    )
+
+
+def test_the_checks_a_session_ran_are_one_fact_kept_once_as_the_transcript_grows(
+    mem, vault, tmp_path
+):
+    token = "ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR"  # invented (tests/extract/fake_secrets.py)
+    path = tmp_path / "s-1.jsonl"
+    path.write_text(
+        transcript(upto=2) + check_turn("s-1", 1, f"cd {CWD} && npm test -- --token {token}")
+    )
+    commit(mem, path)
+    facts = (vault / AGENT / "facts.md").read_text(encoding="utf-8")
+    assert "Commands that checked the work: `npm test -- --token [REDACTED" in facts
+    assert token not in facts
+    with path.open("a") as handle:
+        handle.write(transcript()[len(transcript(upto=2)) :])
+    commit(mem, path)
+    facts = (vault / AGENT / "facts.md").read_text(encoding="utf-8")
+    assert facts.count("Commands that checked the work") == 1

@@ -1,0 +1,164 @@
+"""The commands a session checks its work with (tests, linters, builds) are how the next
+session runs them: read from the shell calls that succeeded, in every format that records
+them, and kept as one fact per session."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mem.extract import formats
+from mem.extract.capture import CHECKS_SAID, Capture
+from mem.extract.checks import check_commands
+from mem.extract.formats import Message
+
+
+@pytest.mark.parametrize(
+    ("command", "checks"),
+    [
+        ("cd /repo && mise run test 2>&1 | tail -50", ("mise run test",)),
+        ("uv run pytest -q", ("uv run pytest -q",)),
+        ("npm run build && npm run lint", ("npm run build", "npm run lint")),
+        ("CI=1 API_TOKEN=abc npm test", ("npm test",)),
+        ("timeout 300 cargo clippy -- -D warnings", ("cargo clippy -- -D warnings",)),
+        ('echo "a && b"; make check', ("make check",)),
+        ("npm test || true", ("npm test",)),
+        ("bash -lc 'pytest -q'", ("pytest -q",)),
+        ("make test &> out.log", ("make test",)),
+        ("node build & sleep 2", ("node build",)),
+        (
+            "pytest tests/integration/test_e2e.py -n 6",
+            ("pytest tests/integration/test_e2e.py -n 6",),
+        ),
+        # reading, searching, asking: a check word is their argument
+        ("grep -r test .", ()),
+        ("cat tests/app.py", ()),
+        ("git diff --check", ()),
+        ("gh pr checks 12", ()),
+        ("command -v golangci-lint", ()),
+        ("test -f setup.cfg && echo yes", ()),
+        ("docker-compose up --build", ()),
+        ("npm ci", ()),
+        # one-off runs: one test by name, this machine's paths, scripts
+        ("go test ./internal/gitproto/ -run 'TestEmptyPack|TestRefs' -v", ()),
+        ("pytest tests/test_app.py::test_login", ()),
+        ('uv run pytest -k "login or logout"', ()),
+        ("go test -c ./pkg/osutil -o /tmp/osutil.test", ()),
+        ("for f in tests/*; do pytest $f; done\nexit 0", ()),
+    ],
+)
+def test_a_shell_command_is_read_for_the_checks_it_runs(command, checks):
+    assert check_commands(command) == checks
+
+
+def claude_call(number: int, command: str, failed: bool = False) -> list[str]:
+    call = {"type": "tool_use", "id": f"t{number}", "name": "Bash", "input": {"command": command}}
+    result = {"type": "tool_result", "tool_use_id": f"t{number}", "content": "ok"}
+    if failed:
+        result["is_error"] = True
+    return [
+        json.dumps({"type": "assistant", "message": {"id": f"m{number}", "content": [call]}}),
+        json.dumps({"type": "user", "message": {"role": "user", "content": [result]}}),
+    ]
+
+
+def checks_read(fmt: str, lines: list[str]) -> list[str]:
+    return [check for message in formats.read(fmt, lines) for check in message.checks]
+
+
+def test_claude_code_checks_are_the_bash_calls_that_succeeded():
+    lines = [json.dumps({"type": "user", "sessionId": "s", "message": {"content": "fix it"}})]
+    lines += claude_call(1, "cd /w && mise run test 2>&1 | tail -40", failed=True)
+    lines += claude_call(2, "mise run test")
+    lines += claude_call(3, "mise run lint")
+    lines += claude_call(4, "git status --short")
+    assert checks_read("claude-jsonl", lines) == ["mise run test", "mise run lint"]
+
+
+def test_codex_checks_come_from_shell_calls_whose_output_says_they_exited_with_zero():
+    def call(number: int, cmd: str, output: str) -> list[str]:
+        arguments = json.dumps({"cmd": cmd, "workdir": "/w"})
+        calling = {"type": "function_call", "name": "exec_command", "arguments": arguments}
+        returned = {"type": "function_call_output", "call_id": f"c{number}", "output": output}
+        return [
+            json.dumps({"type": "response_item", "payload": {**calling, "call_id": f"c{number}"}}),
+            json.dumps({"type": "response_item", "payload": returned}),
+        ]
+
+    lines = [json.dumps({"type": "session_meta", "payload": {"id": "s", "cwd": "/w"}})]
+    lines += call(1, "go test ./...", "Chunk ID: 1\nProcess exited with code 0\nOutput:\nok")
+    lines += call(2, "go vet ./...", "Chunk ID: 2\nProcess exited with code 1\nOutput:\nbad")
+    lines += call(3, "make lint", "Process running with session ID 7")  # not done yet
+    exec_event = {
+        "type": "item.completed",
+        "item": {
+            "id": "4",
+            "type": "command_execution",
+            "command": ["bash", "-lc", "cargo test"],
+            "exit_code": 0,
+            "status": "completed",
+        },
+    }
+    lines.append(json.dumps(exec_event))
+    assert checks_read("codex-jsonl", lines) == ["go test ./...", "cargo test"]
+
+
+def test_gemini_copilot_and_terminal_checks_are_read_too():
+    gemini = [
+        json.dumps({"sessionId": "g", "projectHash": "p", "startTime": "2026-11-20T10:00:00Z"}),
+        json.dumps(
+            {
+                "id": "g1",
+                "type": "gemini",
+                "content": "Ran the tests.",
+                "toolCalls": [
+                    {"name": "run_shell_command", "args": {"command": "npm test"}},
+                    {
+                        "name": "run_shell_command",
+                        "args": {"command": "npm run lint"},
+                        "status": "error",
+                    },
+                ],
+            }
+        ),
+    ]
+    assert checks_read("gemini-jsonl", gemini) == ["npm test"]
+    request = {"toolCallId": "k1", "name": "bash", "arguments": {"command": "make lint"}}
+    copilot = [
+        json.dumps({"type": "session.start", "data": {"sessionId": "c"}}),
+        json.dumps(
+            {"type": "assistant.message", "data": {"content": "", "toolRequests": [request]}}
+        ),
+        json.dumps(
+            {"type": "tool.execution_complete", "data": {"toolCallId": "k1", "success": True}}
+        ),
+    ]
+    assert checks_read("copilot-jsonl", copilot) == ["make lint"]
+    terminal = ["> fix the build\n", "⏺ Bash(npm run build)\n", "  ⎿  built in 2s\n", "⏺ Done.\n"]
+    assert checks_read("claude-terminal", terminal) == ["npm run build"]
+
+
+def test_a_sessions_checks_are_one_fact_at_its_end_said_once_each():
+    capture = Capture()
+    found = []
+    for message in [
+        Message("user", "fix the flaky login test"),
+        Message("assistant", checks=("mise run test",)),
+        Message("assistant", checks=("mise run lint", "mise run test")),
+        Message("assistant", checks=("mise run test -- tests/login_test.go",)),
+        Message("assistant", checks=("mise run lint --fix", "mise run build")),
+        Message("assistant", "The login test waited on a fixed sleep; it now polls."),
+    ]:
+        found += capture.mine(message, message.text)
+    facts = [c for c in found + capture.finish() if c.text.startswith(CHECKS_SAID)]
+    assert [(c.category, c.text) for c in facts] == [
+        (  # the four most general, in the order they were run
+            "facts",
+            (
+                "Commands that checked the work: `mise run test`; `mise run lint`; "
+                "`mise run lint --fix`; `mise run build`"
+            ),
+        )
+    ]
+    assert Capture().finish() == []  # no checks run: no such fact
