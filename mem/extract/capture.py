@@ -8,8 +8,9 @@ import re
 from collections.abc import Iterator
 
 from mem.extract import patterns
+from mem.extract.checks import kind_of
 from mem.extract.formats import Message
-from mem.extract.patterns import Candidate, size
+from mem.extract.patterns import Candidate
 
 MIN_REPLY = 200  # shorter assistant text before the reply (a thought, a tool note) is not it
 SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rules decide
@@ -18,7 +19,6 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 WORK_AFTER_SUMMARY = 2
 HELD_CLAIMS = 100  # the latest claims and tasks a later message may take back
 COMMIT_WHY = "a commit subject the agent wrote"
-CHECKS_SAID = "Commands that checked the work: "
 CHECKS_WHY = "the commands the session ran to test, lint or build, and that succeeded"
 MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
 PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
@@ -243,19 +243,16 @@ class Capture:
         )
 
     def checked(self) -> list[Candidate]:
-        """The commands the session ran to test, lint or build, as one fact: how the next
-        session checks its work ("mise run test", "mise run lint"), said once per session."""
-        listed: list[str] = []
-        # The most general first (`pytest -q` before `pytest tests/test_cache.py -q`), said in
-        # the order they were run.
+        """The commands the session ran to test, lint or build, each a fact of how the next
+        session checks its work ("Tests: `mise run test`"): the most general few, in the
+        order they were run. Each is said the same way whenever it is run, so a transcript
+        committed again as it grows keeps each once, and another session's run reinforces it."""
         shortest = sorted(self.checks, key=len)[:MAX_CHECKS]
-        for check in [check for check in self.checks if check in shortest]:
-            if size(CHECKS_SAID + "; ".join([*listed, f"`{check}`"])) > patterns.MAX_CHARS:
-                break
-            listed.append(f"`{check}`")
-        if not listed:
-            return []
-        return [Candidate("facts", "fact", CHECKS_SAID + "; ".join(listed), why=CHECKS_WHY)]
+        return [
+            Candidate("facts", "fact", f"{kind_of(check)}: `{check}`", why=CHECKS_WHY)
+            for check in self.checks
+            if check in shortest
+        ]
 
 
 def origin_of(message: Message, text: str, report: bool) -> str:

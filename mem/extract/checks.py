@@ -6,67 +6,131 @@ of a project, so it is read from the shell commands that succeeded, whatever the
 from __future__ import annotations
 
 import re
+import shlex
 
-# A word that names a check, as a program, a script or a subcommand: not an option
-# (`--check`, `--build`) nor part of a path (`tests/app.py`).
-CHECK_WORD = re.compile(
-    r"(?<![\w./:-])(?:test|tests|pytest|jest|vitest|mocha|rspec|phpunit|ctest|lint|eslint|ruff"
-    r"|flake8|pylint|mypy|pyright|tsc|typecheck|type-check|clippy|vet|golangci-lint|fmt"
-    r"|prettier|black|check|build)(?![\w./-])"
+
+def names(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# What each word that names a check says it checks, most specific first.
+KINDS: tuple[tuple[str, str], ...] = (
+    ("Tests", r"tests?|pytest|jest|vitest|mocha|rspec|phpunit|ctest|playwright|tox|nox"),
+    ("Type check", r"mypy|pyright|tsc|typecheck|type-check"),
+    ("Format", r"fmt|format|prettier|black"),
+    ("Lint", r"lint|eslint|ruff|flake8|pylint|clippy|vet|golangci-lint|biome|rubocop|shellcheck"),
+    ("Build", r"build"),
+    ("Checks", r"check"),
 )
-# Programs that read, search, move or ask about things: a check word after them is their
-# argument (`grep -r test .`, `cat tests/x`, `gh pr checks`), not a check being run.
-READERS = (
-    "cat less more head tail grep rg ag sed awk ls find echo printf git gh wc diff open code vim"
-    " nano cp mv rm mkdir touch which type file stat du curl wget jq sort uniq tee cd export"
-    " source test [ true false read sleep kill ps docker-compose"
+# A word naming a check, as a program, a script or a subcommand (`test:unit` too): not a
+# path (`tests/app.py`) nor a file (`test.py`).
+CHECK_WORD = re.compile(r"(?:" + "|".join(words for _, words in KINDS) + r")(?![\w./-])")
+# Programs that are checks themselves, and programs that run them (`npm run lint`,
+# `go test`, `python -m pytest`, `make check`). Anything else (`grep test`, `psql test`,
+# `docker build`) only has a check word for an argument.
+CHECK_TOOLS = names(
+    "pytest jest vitest mocha rspec phpunit ctest playwright tox nox mypy pyright tsc eslint ruff"
+    " flake8 pylint golangci-lint biome rubocop shellcheck prettier black"
 )
-NOT_CHECKS = frozenset(READERS.split())
-WRAPPERS = frozenset({"time", "sudo", "env", "nice", "command", "exec"})
-ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
-# A run of one test by name is a one-off, not how the project is checked.
-SELECTOR = re.compile(r"(?:^|\s)(?:-run|-k|--grep|--testNamePattern|--filter)(?:[\s=]|$)|::")
+RUNNERS = names(
+    "npm pnpm yarn bun npx pnpx bunx mise make just task cargo go uv uvx poetry pdm hatch rye"
+    " python python3 py gradle gradlew mvn mvnw dotnet swift mix zig deno rake bundle bazel"
+    " bazelisk flutter dart composer sbt lein stack cabal turbo nx"
+)
+# A runner's subcommands that set the project up rather than check it (`npm install jest`).
+SETUP = names("install i add remove uninstall upgrade update ci init create")
+# Options that ask about the tool or keep it running: no check is done and over.
+NOT_A_RUN = frozenset({"--version", "-V", "--help", "-h", "--watch", "watch"})
+WRAPPERS = frozenset({"time", "env", "nice", "command", "exec", "sudo"})
+SHELL_WORDS = names("if then else elif fi for do done while until case esac function")
+SHELLS = frozenset({"bash", "sh", "zsh"})
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 REDIRECT = re.compile(r"\s*(?:\d?>>?\s*&?\s*\S+|&>>?\s*\S+|<\s*\S+)")
 TIMEOUT = re.compile(r"^timeout\s+(?:-\S+\s+)*\d+[smhd]?\s+")
-SHELL_SCRIPT = re.compile(
-    r"^(?:/bin/|/usr/bin/)?(?:ba|z)?sh\s+-l?c\s+(?P<q>['\"])(?P<script>.*)(?P=q)$"
-)
+# A run of one test by name is a one-off, not how the project is checked.
+SELECTOR = re.compile(r"(?:^|\s)(?:-run|-k|--grep|--testNamePattern|--filter)(?:[\s=]|$)|::")
 MACHINE_PATH = re.compile(r"^(?:/tmp/|/var/|/Users/|/home/|[A-Za-z]:\\|~/)")
 WORDS_READ = 4  # a check word counts among a statement's first words: `uv run pytest -q`
 MAX_COMMAND = 80  # a longer command is a one-off pipeline, not how the project is checked
+MAX_SCANNED = 2000  # a longer command line is a script pasted into a shell call
 
 
 def check_commands(command: str) -> tuple[str, ...]:
     """The checks a shell command runs, each as a statement the next session can run again
     (`cd repo && mise run test 2>&1 | tail -50` is `mise run test`); () when it runs none."""
-    if wrapped := SHELL_SCRIPT.match(command.strip()):
-        command = wrapped["script"]  # `bash -lc 'pytest -q'` runs `pytest -q`
-    if "\n" in command.strip() or "<<" in command or "$(" in command or "`" in command:
+    if len(command) > MAX_SCANNED:
+        return ()
+    command = unwrapped(command.strip())
+    if "\n" in command or "<<" in command or "$(" in command or "`" in command:
         return ()  # a script or a heredoc: not one command to run again
+    split = statements(command)
+    if split is None:
+        return ()
     found: list[str] = []
-    for run in statements(command):
-        if SELECTOR.search(run):
-            continue
-        run = REDIRECT.sub("", run).strip()
-        run = TIMEOUT.sub("", run)
-        words = run.split()
-        while words and (ASSIGNMENT.match(words[0]) or words[0] in WRAPPERS):
-            words = words[1:]  # `CI=1 npm test`: the setting is not the command (nor a secret)
-        if not words or words[0].startswith("-") or words[0].rsplit("/", 1)[-1] in NOT_CHECKS:
-            continue  # (`command -v golangci-lint` asks whether it is there)
-        if any(MACHINE_PATH.match(word) for word in words):
-            continue  # `-o /tmp/x.test`: this machine's, not how the project is checked
-        if not any(CHECK_WORD.search(word) for word in words[:WORDS_READ]):
-            continue
-        said = " ".join(words)
-        if len(said) <= MAX_COMMAND and said not in found:
+    for run in split:
+        said = checked(run)
+        if said and len(said) <= MAX_COMMAND and said not in found:
             found.append(said)
     return tuple(found)
 
 
-def statements(command: str) -> list[str]:
+def checked(statement: str) -> str:
+    """One statement as the check it runs, or "" when it runs none."""
+    if SELECTOR.search(statement):
+        return ""
+    try:
+        words = shlex.split(TIMEOUT.sub("", REDIRECT.sub("", statement).strip()))
+    except ValueError:
+        return ""  # unbalanced quotes: not a command to run again
+    while words and (ASSIGNMENT.match(words[0]) or words[0] in WRAPPERS):
+        if words[0] in WRAPPERS and words[1:2] and words[1].startswith("-"):
+            return ""  # `sudo -u x …`, `nice -n 10 …`: not how the project is checked
+        words = words[1:]  # `CI=1 TOKEN="a b" npm test`: the settings are not the command
+    if not words or words[0] in SHELL_WORDS or NOT_A_RUN.intersection(words):
+        return ""
+    if any(MACHINE_PATH.match(word) for word in words):
+        return ""  # `-o /tmp/x.test`: this machine's, not how the project is checked
+    program = words[0].rsplit("/", 1)[-1]
+    if program in CHECK_TOOLS:
+        return shlex.join(words)
+    stem = program.rsplit(".", 1)[0]
+    if "/" in words[0] and CHECK_WORD.fullmatch(stem):
+        return shlex.join(words)  # `./scripts/test.sh`, `bin/lint`
+    if program.removeprefix("./") not in RUNNERS or words[1:2] and words[1] in SETUP:
+        return ""
+    if not any(CHECK_WORD.match(word) for word in words[1:WORDS_READ]):
+        return ""
+    return shlex.join(words)
+
+
+def kind_of(check: str) -> str:
+    """What a check checks, as a label: "Tests", "Lint", "Type check", "Format", "Build"; the
+    most specific a word of it names (`ruff format --check` formats, `ruff check` lints)."""
+    first, *rest = check.split()[:WORDS_READ]
+    words = [first.rsplit("/", 1)[-1].rsplit(".", 1)[0], *rest]  # `./scripts/test.sh`
+    for kind, names in KINDS:
+        if any(re.match(rf"(?:{names})(?![\w./-])", word) for word in words):
+            return kind
+    return "Checks"
+
+
+def unwrapped(command: str) -> str:
+    """`bash -lc 'pytest -q'` is `pytest -q`."""
+    if command.split(" ", 1)[0].rsplit("/", 1)[-1] not in SHELLS:
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if len(words) == 3 and words[1] in ("-c", "-lc"):
+        return words[2]
+    return command
+
+
+def statements(command: str) -> list[str] | None:
     """The statements of a command line (split at `&&`, `||`, `;` and `&` outside quotes), each
-    without what it is piped into (`| tail -50` only filters its output)."""
+    without what it is piped into (`| tail -50` only filters its output) or a comment; None for
+    a subshell or a group (`(cd web && npm test)`), which is a script, not a command."""
     found: list[str] = []
     current: list[str] = []
     quote = ""
@@ -76,8 +140,16 @@ def statements(command: str) -> list[str]:
         char = command[index]
         if quote:
             quote = "" if char == quote else quote
+        elif char == "\\":
+            current.append(command[index : index + 2] if not piped else "")
+            index += 2
+            continue
         elif char in "'\"":
             quote = char
+        elif char in "(){}":
+            return None
+        elif char == "#" and (not current or current[-1].isspace()):
+            break  # a comment to the end of the line
         elif command.startswith(("&&", "||"), index) or char == ";" or background(command, index):
             found.append("".join(current))  # `&` alone runs what is before it in the background
             current, piped = [], False

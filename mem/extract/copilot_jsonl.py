@@ -54,7 +54,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             if text and data.get("source") in (None, "", "user"):
                 yield Message("user", text, session=session)
         elif kind == "assistant.message":
-            for request in data.get("toolRequests") or ():
+            requests = data.get("toolRequests")
+            for request in requests if isinstance(requests, list) else ():
                 request = as_dict(request)
                 note_call(request.get("toolCallId"), request.get("name"), request, cwd, edits)
                 note_shell(request.get("toolCallId"), request.get("name"), request, commit_calls)
@@ -96,6 +97,8 @@ def note_call(
 ) -> None:
     """Remember the files a tool call means to write."""
     arguments = request.get("arguments")
+    if not isinstance(tool, str | None):
+        return
     if isinstance(arguments, str) and "*** Begin Patch" in arguments:
         found = tuple(match["path"] for match in PATCH_FILE.finditer(arguments))
     elif tool in EDITING_TOOLS:
@@ -110,7 +113,9 @@ def note_call(
 def note_shell(call: Any, tool: Any, request: dict[str, Any], commit_calls: set[str]) -> None:
     """Remember a shell call that commits, to read the commits from its output."""
     command = as_dict(request.get("arguments")).get("command")
-    if tool in SHELL_TOOLS and isinstance(command, str) and GIT_COMMIT.search(command):
+    if not isinstance(tool, str) or not isinstance(command, str):
+        return
+    if tool in SHELL_TOOLS and GIT_COMMIT.search(command):
         commit_calls.add(str(call))
 
 
@@ -119,5 +124,7 @@ def note_checks(
 ) -> None:
     """Remember a shell call that tests, lints or builds, until it succeeds."""
     command = as_dict(request.get("arguments")).get("command")
-    if tool in SHELL_TOOLS and isinstance(command, str) and (found := check_commands(command)):
+    if not isinstance(tool, str) or not isinstance(command, str):
+        return
+    if tool in SHELL_TOOLS and (found := check_commands(command)):
         check_calls[str(call)] = found

@@ -46,8 +46,10 @@ COMMIT_LINE = re.compile(
 # `mem`'s own recall, as written or HTML-escaped (Gemini hands hook context back escaped).
 RECALL_OPENERS = ("<mem-recall", "&lt;mem-recall")
 RECALL_CLOSERS = ("</mem-recall>", "&lt;/mem-recall&gt;")
+# A written block ends at its closer or the end; an escaped one only at its own closer (an
+# escaped opener with none is prose that names the tag).
 RECALL_BLOCK = re.compile(
-    r"(?:<|&lt;)mem-recall\b.*?(?:</mem-recall>|&lt;/mem-recall&gt;|\Z)", re.DOTALL
+    r"<mem-recall\b.*?(?:</mem-recall>|\Z)|&lt;mem-recall\b.*?&lt;/mem-recall&gt;", re.DOTALL
 )
 AIDER_COMMIT = re.compile(r"^Commit (?P<sha>[0-9a-f]{7,40}) (?P<subject>.+)$")
 AIDER_EDIT = re.compile(r"^Applied edit to (?P<path>\S.*)$")
@@ -237,35 +239,34 @@ def strip_recall(text: str) -> str:
 
 
 def without_recall(lines: Iterable[str]) -> Iterator[str]:
-    """Drop the lines of a recall block (as written or HTML-escaped) from a line stream."""
-    inside = False
+    """Drop the lines of a recall block (as written or HTML-escaped) from a line stream; what
+    stands before or after a block on its lines is kept, as one line."""
+    closer = ""  # inside a block: the closer that ends it
     for line in lines:
-        if not inside and (opener := next((o for o in RECALL_OPENERS if o in line), "")):
-            before, _, after = line.partition(opener)
-            if before.strip():
-                yield before + "\n"
-            rest = after_recall(after)
-            inside = rest is None
-            if rest and rest.strip():
-                yield rest
+        if not closer and not any(opener in line for opener in RECALL_OPENERS):
+            yield line
             continue
-        if inside:
-            rest = after_recall(line)
-            if rest is not None:
-                inside = False
-                if rest.strip():
-                    yield rest
-            continue
-        yield line
-
-
-def after_recall(text: str) -> str | None:
-    """What follows the end of a recall block in `text`, or None when it does not end there."""
-    ends = [(text.find(closer), closer) for closer in RECALL_CLOSERS if closer in text]
-    if not ends:
-        return None
-    at, closer = min(ends)
-    return text[at + len(closer) :]
+        kept: list[str] = []
+        while line:
+            if closer:
+                if closer not in line:
+                    break
+                line = line.split(closer, 1)[1]
+                closer = ""
+            opened = [
+                (line.find(opener), end)
+                for opener, end in zip(RECALL_OPENERS, RECALL_CLOSERS, strict=True)
+                if opener in line
+            ]
+            if not opened:
+                kept.append(line)
+                break
+            at, closer = min(opened)
+            kept.append(line[:at])
+            line = line[at:]
+        text = "".join(kept)
+        if text.strip():
+            yield text if text.endswith("\n") else text + "\n"
 
 
 # --- plain text ---------------------------------------------------------------------------
@@ -566,7 +567,7 @@ def read_codex_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                 found = commits_in(str(item.get("aggregated_output") or ""))
                 if found:
                     yield Message("assistant", commits=found, session=session)
-            elif succeeded and (checks := check_commands(command)):
+            if succeeded and (checks := check_commands(command)):
                 yield Message("assistant", session=session, checks=checks)
 
 
@@ -668,7 +669,8 @@ def turn_item(item: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
             yield Message("assistant", files=tuple(paths), session=session)
     elif kind == "CommandExecution":
         joined = shell_command(item.get("command"))
-        succeeded = item.get("exitCode", 0) in (0, None) and item.get("status") != "failed"
+        status = str(item.get("status") or "completed").lower()
+        succeeded = item.get("exitCode", 0) in (0, None) and status == "completed"
         if succeeded and (checks := check_commands(joined)):
             yield Message("assistant", session=session, checks=checks)
         if GIT_COMMIT.search(joined) and item.get("exitCode", 0) in (0, None):
@@ -717,7 +719,7 @@ def exit_code(output: Any) -> int | None:
     if isinstance(output, str) and output.lstrip().startswith("{"):
         try:
             output = json.loads(output)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     if isinstance(output, dict):
         code = as_dict(output.get("metadata")).get("exit_code")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mem.extract.checks import check_commands
-from mem.extract.formats import Message, as_dict, json_lines, person_text, strip_recall
+from mem.extract.formats import Message, as_dict, json_lines, strip_injected, strip_recall
 
 WRITING_TOOLS = {"write_file", "replace", "edit"}
 SHELL_TOOLS = {"run_shell_command"}
@@ -47,7 +47,7 @@ def message_of(record: dict[str, Any], session: str) -> Iterator[Message]:
         # What hooks added (`mem`'s recall among it) comes back as a text part of its own,
         # `<hook_context>…</hook_context>`, after the person's words; a session opens with the
         # CLI's `<session_context>` preamble. Neither is the person's.
-        text = person_text(text_of(parts))
+        text = strip_injected(strip_recall(text_of(parts)))
         if text.strip():
             yield Message("user", text.strip(), session=session)
     elif kind == "gemini":
@@ -80,7 +80,9 @@ def text_of(parts: Any) -> str:
 def written_files(calls: Any) -> tuple[str, ...]:
     found = []
     for call in calls if isinstance(calls, list) else ():
-        if not isinstance(call, dict) or call.get("name") not in WRITING_TOOLS:
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            continue
+        if call["name"] not in WRITING_TOOLS:
             continue
         if call.get("status", "success") != "success":
             continue
@@ -95,7 +97,9 @@ def checks_run(calls: Any) -> tuple[str, ...]:
     """The tests, linters and builds the message's shell calls ran, and that succeeded."""
     found: list[str] = []
     for call in calls if isinstance(calls, list) else ():
-        if not isinstance(call, dict) or call.get("name") not in SHELL_TOOLS:
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            continue
+        if call["name"] not in SHELL_TOOLS:
             continue
         if call.get("status", "success") != "success":
             continue

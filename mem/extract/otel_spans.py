@@ -114,10 +114,17 @@ def span_messages(
     commands = " ".join(
         str(value) for key, value in attributes.items() if key.endswith(("command", "arguments"))
     )
+    # A tool call that failed (an error status, a non-zero exit code) checked nothing.
+    status = span.get("status")
+    code = as_dict(status).get("code") if isinstance(status, dict) else status
+    failed = code in (2, "STATUS_CODE_ERROR", "ERROR") or any(
+        key.endswith("exit_code") and value not in (None, 0, "0")
+        for key, value in attributes.items()
+    )
     checks = tuple(
         check
         for key, value in attributes.items()
-        if key.endswith("command") and isinstance(value, str)
+        if key.endswith("command") and isinstance(value, str) and not failed
         for check in check_commands(value)
     )
     if checks:

@@ -305,7 +305,8 @@ def summed_up(text: str) -> str:
             continue
         if under == -2:
             under = unit.indent
-        if unit.indent == under and not compiled().unfinished.search(bare):
+        introduces = unit.text.rstrip().endswith((":", "："))
+        if unit.indent == under and not (introduces and compiled().unfinished.search(bare)):
             items.append(bare)  # not "Updated `plan.md` with:", which needs its own items
         if len(items) == SUMMED_ITEMS:
             break

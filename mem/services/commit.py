@@ -467,11 +467,14 @@ def opening(text: str) -> str:
 
 
 def message_key(session: str, message: formats.Message) -> str:
-    """What identifies a message across runs: its session, role, prose, files and commits (the
-    same words in another session are that session's, and may reinforce)."""
+    """What identifies a message across runs: its session, role, prose, files, commits and
+    checks run (the same words in another session are that session's, and may reinforce)."""
     digest = hashlib.sha1(session.encode("utf-8", "surrogatepass"), usedforsecurity=False)
     # Trailing white space is not content: a resent input may end with one newline more.
-    for part in (message.role, message.text.strip(), *message.files, "\0", *message.commits):
+    parts = [message.role, message.text.strip(), *message.files, "\0", *message.commits]
+    if message.checks:  # (only then: the keys ledgers already hold stay the same)
+        parts += ["\0checks", *message.checks]
+    for part in parts:
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x1f")
     return digest.hexdigest()[:20]
 

@@ -275,7 +275,7 @@ def check_turn(session: str, number: int, command: str) -> str:
     )
 
 
-def test_the_checks_a_session_ran_are_one_fact_kept_once_as_the_transcript_grows(
+def test_the_checks_a_session_ran_are_facts_kept_once_each_as_the_transcript_grows(
     mem, vault, tmp_path
 ):
     token = "ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR"  # invented (tests/extract/fake_secrets.py)
@@ -285,10 +285,17 @@ def test_the_checks_a_session_ran_are_one_fact_kept_once_as_the_transcript_grows
     )
     commit(mem, path)
     facts = (vault / AGENT / "facts.md").read_text(encoding="utf-8")
-    assert "Commands that checked the work: `npm test -- --token [REDACTED" in facts
+    assert "Tests: `npm test -- --token [REDACTED" in facts
     assert token not in facts
-    with path.open("a") as handle:
-        handle.write(transcript()[len(transcript(upto=2)) :])
-    commit(mem, path)
+    # Each turn end commits the grown transcript again (as a hook does), with a check more.
+    for number, command in enumerate(["npm run lint", "npm run typecheck", "npm run build"], 2):
+        with path.open("a") as handle:
+            handle.write(check_turn("s-1", number, command))
+        commit(mem, path)
     facts = (vault / AGENT / "facts.md").read_text(encoding="utf-8")
-    assert facts.count("Commands that checked the work") == 1
+    for said in ["Tests: `npm test", "Lint: `npm run lint`", "Type check: `npm run typecheck`"]:
+        assert facts.count(said) == 1, said
+    assert "Build: `npm run build`" in facts
+    assert "reinforced:" not in facts  # one session's own checks reinforce nothing
+    shared = vault / "_shared" / "facts.md"
+    assert not shared.exists() or "npm" not in shared.read_text(encoding="utf-8")

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from mem.extract import formats
-from mem.extract.capture import CHECKS_SAID, Capture
-from mem.extract.checks import check_commands
+from mem.extract.capture import CHECKS_WHY, Capture
+from mem.extract.checks import check_commands, kind_of
 from mem.extract.formats import Message
 
 
@@ -26,7 +26,7 @@ from mem.extract.formats import Message
         ("npm test || true", ("npm test",)),
         ("bash -lc 'pytest -q'", ("pytest -q",)),
         ("make test &> out.log", ("make test",)),
-        ("node build & sleep 2", ("node build",)),
+        ("npm run build & sleep 2", ("npm run build",)),
         (
             "pytest tests/integration/test_e2e.py -n 6",
             ("pytest tests/integration/test_e2e.py -n 6",),
@@ -46,10 +46,52 @@ from mem.extract.formats import Message
         ('uv run pytest -k "login or logout"', ()),
         ("go test -c ./pkg/osutil -o /tmp/osutil.test", ()),
         ("for f in tests/*; do pytest $f; done\nexit 0", ()),
+        ("for f in tests/*; do pytest $f; done", ()),
+        ("if true; then pytest; fi", ()),
+        ("(cd web && npm test)", ()),
+        ("bash -c 'pytest' || echo 'failed'", ()),
+        ("pytest -q # note && x", ("pytest -q",)),
+        # settings are dropped whole, quoted or not: a secret in one never reaches the vault
+        ('AUTH="Bearer abcdef1234567890abcdef" npm test', ("npm test",)),
+        ('PASSWORD="my secret pass" pytest -q', ("pytest -q",)),
+        # a check word as the argument of something else, setting up, asking, watching
+        ("mysql -psecret test", ()),
+        ("psql test", ()),
+        ("kubectl logs test", ()),
+        ("pkill -f test", ()),
+        ("docker build .", ()),
+        ("python -c 'print(\"test\")'", ()),
+        ("pip install black", ()),
+        ("npm install --save-dev jest", ()),
+        ("pytest --version", ()),
+        ("tsc --watch", ()),
+        ("yarn test --watch", ()),
+        # how projects run their checks
+        ("python -m pytest", ("python -m pytest",)),
+        ("python manage.py test", ("python manage.py test",)),
+        ("./scripts/test.sh", ("./scripts/test.sh",)),
+        ("npm run test:unit", ("npm run test:unit",)),
+        ("go vet ./...", ("go vet ./...",)),
     ],
 )
 def test_a_shell_command_is_read_for_the_checks_it_runs(command, checks):
     assert check_commands(command) == checks
+
+
+@pytest.mark.parametrize(
+    ("check", "kind"),
+    [
+        ("mise run test", "Tests"),
+        ("uv run ruff check src/", "Lint"),
+        ("ruff format --check src", "Format"),
+        ("npx tsc --noEmit", "Type check"),
+        ("go build ./...", "Build"),
+        ("make check", "Checks"),
+        ("./scripts/test.sh", "Tests"),
+    ],
+)
+def test_a_check_is_labelled_by_what_it_checks(check, kind):
+    assert kind_of(check) == kind
 
 
 def claude_call(number: int, command: str, failed: bool = False) -> list[str]:
@@ -139,7 +181,7 @@ def test_gemini_copilot_and_terminal_checks_are_read_too():
     assert checks_read("claude-terminal", terminal) == ["npm run build"]
 
 
-def test_a_sessions_checks_are_one_fact_at_its_end_said_once_each():
+def test_a_sessions_checks_are_facts_at_its_end_the_most_general_said_once_each():
     capture = Capture()
     found = []
     for message in [
@@ -151,14 +193,30 @@ def test_a_sessions_checks_are_one_fact_at_its_end_said_once_each():
         Message("assistant", "The login test waited on a fixed sleep; it now polls."),
     ]:
         found += capture.mine(message, message.text)
-    facts = [c for c in found + capture.finish() if c.text.startswith(CHECKS_SAID)]
-    assert [(c.category, c.text) for c in facts] == [
-        (  # the four most general, in the order they were run
-            "facts",
-            (
-                "Commands that checked the work: `mise run test`; `mise run lint`; "
-                "`mise run lint --fix`; `mise run build`"
-            ),
-        )
+    facts = [(c.category, c.text) for c in found + capture.finish() if c.why == CHECKS_WHY]
+    assert facts == [  # the four most general, in the order they were run
+        ("facts", "Tests: `mise run test`"),
+        ("facts", "Lint: `mise run lint`"),
+        ("facts", "Lint: `mise run lint --fix`"),
+        ("facts", "Build: `mise run build`"),
     ]
     assert Capture().finish() == []  # no checks run: no such fact
+
+
+def test_a_failed_or_declined_call_checked_nothing():
+    span = {
+        "name": "tool",
+        "trace_id": "t",
+        "span_id": "s1",
+        "status": {"code": 2},
+        "attributes": {"coding_agent.tool.command": "npm test"},
+    }
+    passed = {**span, "span_id": "s2", "status": "STATUS_CODE_UNSET"}
+    passed["attributes"] = {"coding_agent.tool.command": "npm run lint"}
+    assert checks_read("otel-spans", [json.dumps(span), json.dumps(passed)]) == ["npm run lint"]
+    declined = {"type": "CommandExecution", "command": "cargo test", "status": "declined"}
+    lines = [
+        json.dumps({"type": "session_meta", "payload": {"id": "s", "cwd": "/w"}}),
+        json.dumps({"type": "event_msg", "payload": {"type": "item_completed", "item": declined}}),
+    ]
+    assert checks_read("codex-jsonl", lines) == []

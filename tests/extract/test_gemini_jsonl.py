@@ -112,3 +112,19 @@ def test_recall_is_dropped_as_written_and_html_escaped():
     lines = ["keep\n", "&lt;mem-recall agent=&quot;dev&quot;&gt;\n", "- old\n"]
     lines += ["&lt;/mem-recall&gt; tail\n", "<mem-recall>x</mem-recall>\n", "end\n"]
     assert list(formats.without_recall(lines)) == ["keep\n", " tail\n", "end\n"]
+
+
+def test_a_prompt_that_opens_with_a_tag_is_still_the_persons():
+    lines = session(
+        line(id="u1", type="user", content=[{"text": "<button> is misaligned on mobile, fix it"}])
+    )
+    assert said(lines) == [("user", "<button> is misaligned on mobile, fix it")]
+
+
+def test_a_recall_block_ends_at_its_own_closer_and_an_escaped_mention_is_prose():
+    written = '<mem-recall agent="dev">x &lt;/mem-recall&gt; old </mem-recall> after'
+    assert formats.strip_recall(written) == " after"
+    mention = "The hook wraps it in &lt;mem-recall&gt; tags, then goes on."
+    assert formats.strip_recall(mention) == mention
+    lines = ["a <mem-recall>x</mem-recall> b <mem-recall>y</mem-recall> c\n", "\n"]
+    assert list(formats.without_recall(lines)) == ["a  b  c\n", "\n"]
