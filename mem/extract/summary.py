@@ -26,7 +26,7 @@ from mem.extract.patterns import (
 from mem.text import fence_mark
 
 SUMMARY_LINE = re.compile(
-    r"^\s*\**(?:summary|resumo)\**\s*:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE
+    r"^[ \t]*\**(?:summary|resumo)\**[ \t]*:[ \t]*(?P<text>\S.*)$", re.IGNORECASE | re.MULTILINE
 )
 SUMMARY_HEADING = re.compile(
     r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"

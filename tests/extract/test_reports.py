@@ -184,7 +184,7 @@ def test_a_summary_item_its_sub_items_finish_is_not_the_handoffs_what():
     summary.take(Message("assistant", text), [])
     assert summary.what == "Created two tasks in task-master (dev tag)"
     done = SessionSummary()  # an item that does not introduce a list is whole, whatever its end
-    done.take(Message("assistant", "Summary:\n\n- Turned the dark mode flag on\n"), [])
+    done.take(Message("assistant", "Summary of changes:\n\n- Turned the dark mode flag on\n"), [])
     assert done.what == "Turned the dark mode flag on"
 
 
