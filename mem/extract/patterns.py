@@ -1254,6 +1254,8 @@ def from_person(text: str) -> Iterator[Candidate]:
                 cap(capitalised(rule)),
                 why="how the person wants it",
             )
-        elif cues.user_preference.search(body) or cues.obligation.search(straight(body)):
-            # The person's own rule.
+        elif cues.user_preference.search(body) or (
+            cues.obligation.search(straight(body)) and not PERCEIVING.search(straight(body))
+        ):
+            # The person's own rule ("don't push to main"; not "I don't think that's it").
             yield Candidate("facts", "preference", cap(body), why="a rule of the person's")

@@ -658,3 +658,15 @@ def test_a_long_prompt_with_a_section_name_split_over_lines_is_read_without_fail
 def test_the_person_saying_what_something_does_not_mean_is_no_rule():
     said = "Não quer dizer que o teste esteja errado, só que ele é lento demais. " * 25
     assert list(patterns.from_person(said)) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I don't think that's it.", []),
+        ("I can't see the button anymore, fix it", []),
+        ("Don't push to main without a review.", ["Don't push to main without a review."]),
+    ],
+)
+def test_a_person_saying_what_they_do_not_think_or_see_states_no_rule(said, kept):
+    assert [text for _, text in from_person(said)] == kept
