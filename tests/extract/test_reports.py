@@ -164,6 +164,8 @@ def test_a_reports_line_that_introduces_a_list_also_states_and_an_interjection_i
     [
         "- Fix: Passed the `timeout` option through to:",
         "- Actually, since the tag is already pushed, I should:",
+        "- To fix this for good, the session start should be reviewed to ensure:",
+        "- Reworked the export path in the following way, as it follows:",
         "- Solução: o carregamento dos prompts passou a ser feito para:",
         "- Lösung: Die Palette wird jetzt geladen von:",
     ],
