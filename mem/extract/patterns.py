@@ -730,8 +730,8 @@ def candidates(
             # In a report, "Added two tests to `setup_test.go`:" states as well as introduces;
             # "Added `on_dirty` parameter to:" needs the list to say anything.
             body = body.rstrip(":： ")
-            if cues.unfinished.search(body):
-                continue
+            if cues.unfinished.search(body) or body.endswith(")"):
+                continue  # (…) "Supported formats (pick one or more):" names what follows
         if size(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":

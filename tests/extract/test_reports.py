@@ -166,6 +166,7 @@ def test_a_reports_line_that_introduces_a_list_also_states_and_an_interjection_i
         "- Actually, since the tag is already pushed, I should:",
         "- To fix this for good, the session start should be reviewed to ensure:",
         "- Reworked the export path in the following way, as it follows:",
+        "- The export now writes every supported format (pick one or more):",
         "- Solução: o carregamento dos prompts passou a ser feito para:",
         "- Lösung: Die Palette wird jetzt geladen von:",
     ],
