@@ -225,6 +225,10 @@ ACTION_START = re.compile(
     r"|resolved|closed|expanded|extended|documented|drafted|outlined)\b",
     re.IGNORECASE,
 )
+# A later clause saying the agent is doing it now: the work it names is under way, not open.
+UNDER_WAY = re.compile(
+    r"[;,—–]\s*(?:and\s+)?(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+)?\w+ing\b", re.IGNORECASE
+)
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
 UNRELATED = re.compile(r"\bunrelated\b|\bnot\s+(?:part\s+of|ours)\b", re.IGNORECASE)
 FACT_ANCHOR = re.compile(
@@ -1077,6 +1081,8 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
         return None  # a guess on the way, not what was found
     for pattern, slot, category, kind in cues.rules:
         if found := pattern.search(probe):
+            if category == "tasks" and UNDER_WAY.search(probe):
+                return None  # "…still needs the option; I'm patching that": not left open
             return filed(category, kind, sentence, cues, f"{slot} cue {quoted(found[0])}")
     return None
 

@@ -673,3 +673,11 @@ def test_the_person_saying_what_something_does_not_mean_is_no_rule():
 )
 def test_a_person_saying_what_they_do_not_think_or_see_states_no_rule(said, kept):
     assert [text for _, text in from_person(said)] == kept
+
+
+def test_work_the_agent_says_it_is_doing_now_is_not_left_open():
+    said = "One call site still needs the new option; I'm patching that along with the parser."
+    assert prose(said) == []
+    assert prose("The migration still needs a backfill for old rows.") == [
+        ("tasks", "The migration still needs a backfill for old rows.")
+    ]
