@@ -114,6 +114,15 @@ STATUS_LINE = re.compile(
 )
 # A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run
 # ruff`", "Added `--include-file`, committed, and pushed.", "Fixed — one line in x".
+# The work judging itself done: "All docs are now consistent", "está 100% validado", "is
+# ready for submission". Said at the end of a session, and true only then.
+SELF_VERDICT = re.compile(
+    r"\b(?:is|are|was|were|está|estão|ficou|ficaram|ist|sind)\s+(?:now\s+|agora\s+|jetzt\s+)?"
+    r"(?:all\s+|fully\s+|totally\s+|100\s*%\s+)?(?:validated|validad[oa]s?|complete|complet[oa]s?"
+    r"|ready|pront[oa]s?|consistent|consistentes?|fertig|vollständig|done|finished|working"
+    r"|funcionando|aligned|alinhad[oa]s?)\b",
+    re.IGNORECASE,
+)
 WORKFLOW_STEP = re.compile(
     r"^(?:[\w ]{2,30}:\s+)?(?:created\s+and\s+switched|checked\s+out|executed"
     r"|switched\s+to\s+(?:the\s+)?(?:new\s+)?(?:branch|`[^`\s]*/)"
@@ -842,6 +851,7 @@ def is_statement(body: str, cues: Compiled) -> bool:
         and not body.endswith((":", "：", "？"))
         and not STATUS_LINE.search(body)
         and not STATUS_LINE.search(LABEL_PREFIX.sub("", body))
+        and not (SELF_VERDICT.search(body) and not REASON.search(body))
         and not SUMMARY_LABEL.match(body)
         and not STATE_LABEL.match(body)
         and not (CHECK_LABEL.match(body) and not REASON.search(body))

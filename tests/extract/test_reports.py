@@ -681,3 +681,20 @@ def test_work_the_agent_says_it_is_doing_now_is_not_left_open():
     assert prose("The migration still needs a backfill for old rows.") == [
         ("tasks", "The migration still needs a backfill for old rows.")
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "All docs are now consistent with each other and with the actual practice.",
+        "The blog is now ready for deployment to GitHub Pages and content creation!",
+        "O painel está 100% validado, sem erros técnicos e com a documentação alinhada.",
+    ],
+)
+def test_the_work_judging_itself_done_is_no_memory(said):
+    assert report(said) == []
+
+
+def test_a_verdict_with_its_reason_is_still_kept():
+    said = "The parser is now complete because the spec's last two rules are implemented."
+    assert [category for category, _ in report(said)] == ["lessons"]
