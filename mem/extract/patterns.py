@@ -740,11 +740,10 @@ def candidates(
                 continue
             if not (report and len(body.split()) >= STATEMENT_WORDS):
                 continue
-            # In a report, "Added two tests to `setup_test.go`:" states as well as introduces;
-            # "Added `on_dirty` parameter to:" needs the list to say anything.
-            body = body.rstrip(":： ")
-            if cues.unfinished.search(body) or body.endswith(")"):
-                continue  # (…) "Supported formats (pick one or more):" names what follows
+            # In a report, "Added two tests to `setup_test.go`:" states as well as introduces.
+            body = introduction_stated(body, cues)
+            if not body:
+                continue
         if size(body) < MIN_CHARS:
             continue
         if bullet and bullet.group("box") == " ":
@@ -819,6 +818,15 @@ def candidates(
             yield under_heading(found, heading), None
         else:
             yield found, None
+
+
+def introduction_stated(line: str, cues: Compiled) -> str:
+    """What a line that introduces a list ("Added two tests to `setup_test.go`:") states by
+    itself, without its colon; "" when it needs its list to say anything: it ends on a word
+    the list must finish ("Added `on_dirty` parameter to:", "…should be reviewed to ensure:")
+    or in a gloss on the list ("Supported formats (pick one or more):")."""
+    stated = line.rstrip(":： ")
+    return "" if cues.unfinished.search(stated) or stated.endswith(")") else stated
 
 
 def under_heading(found: Candidate, heading: str) -> Candidate:

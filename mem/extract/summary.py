@@ -17,6 +17,7 @@ from mem.extract.patterns import (
     cap,
     classify,
     clean,
+    introduction_stated,
     is_statement,
     looks_like_output,
     meaning,
@@ -193,9 +194,9 @@ class SessionSummary:
                 if unit.kind in ("heading", "title") or len(sentence) < 15:
                     continue
                 if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
-                    sentence = sentence.rstrip(":： ")  # "Added two tests to `x_test.go`:"
-                    if cues.unfinished.search(sentence):
-                        continue  # "Added `on_dirty` parameter to:" needs its list
+                    sentence = introduction_stated(sentence, cues)  # "Added two tests to x:"
+                    if not sentence:
+                        continue
                 if not is_statement(sentence, cues):
                     continue
                 # An outcome says what was done to what: "Fixed — one line in x" says neither.
