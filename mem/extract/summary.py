@@ -11,6 +11,7 @@ from mem.extract.formats import Message
 from mem.extract.patterns import (
     INTERJECTION,
     MAX_CHARS,
+    SECOND_PERSON,
     STATEMENT_WORDS,
     Candidate,
     body_of,
@@ -189,30 +190,20 @@ class SessionSummary:
         cues = compiled()
         told = changed = fallback = ""
         for text in reversed(reports):
-            for unit in prose_units(text):
-                sentence = INTERJECTION.sub("", body_of(unit))
-                if unit.kind in ("heading", "title") or len(sentence) < 15:
-                    continue
-                if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
-                    sentence = introduction_stated(sentence, cues)  # "Added two tests to x:"
-                    if not sentence:
-                        continue
-                if not is_statement(sentence, cues):
-                    continue
-                # An outcome says what was done to what: "Fixed — one line in x" says neither.
-                if said_words(sentence) < OUTCOME_WORDS:
-                    continue
-                if not told and cues.outcome.search(sentence):
-                    told = cap(sentence)
-                if not changed and filed_as(sentence, cues) == "decisions":
-                    changed = cap(sentence)  # the fix, where the report leads with the cause
-                if not fallback and not (
-                    STATUS_ONLY.search(sentence)
-                    or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
-                ):
-                    fallback = cap(sentence)
-            if told or changed or fallback:
-                break  # the final report: older messages are the work on the way
+            said = outcome_of(text, cues)
+            if not any(said):
+                continue  # nothing stated: the report is an older message
+            if not fallback:
+                told, changed, fallback = said  # the final report
+                if told or changed:
+                    break
+                continue
+            # The final report only remarks (an answer to a side question, a status): the
+            # change an earlier report made says what the session did, if one did.
+            earlier = said[0] or said[1]
+            if earlier and not SECOND_PERSON.search(earlier):
+                fallback = earlier
+                break
         if changed and fallback and filed_as(fallback, cues) == "lessons":
             fallback = changed  # the report leads with what broke: the fix says what was done
         return told or cap("; ".join(subjects[-3:])) or fallback
@@ -318,3 +309,32 @@ def shorten(path: str) -> str:
     """Keep the last three segments of a path: enough to find the file, short in a prompt."""
     parts = [part for part in re.split(r"[\\/]", path) if part]
     return "/".join(parts[-3:])
+
+
+def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
+    """A report's account of the work (its outcome cue: "I fixed…"), its first change made (a
+    statement filed as a decision) and its first statement that is no status or task."""
+    told = changed = fallback = ""
+    for unit in prose_units(text):
+        sentence = INTERJECTION.sub("", body_of(unit))
+        if unit.kind in ("heading", "title") or len(sentence) < 15:
+            continue
+        if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
+            sentence = introduction_stated(sentence, cues)  # "Added two tests to x:"
+            if not sentence:
+                continue
+        if not is_statement(sentence, cues):
+            continue
+        # An outcome says what was done to what: "Fixed — one line in x" says neither.
+        if said_words(sentence) < OUTCOME_WORDS:
+            continue
+        if not told and cues.outcome.search(sentence):
+            told = cap(sentence)
+        if not changed and filed_as(sentence, cues) == "decisions":
+            changed = cap(sentence)
+        if not fallback and not (
+            STATUS_ONLY.search(sentence)
+            or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
+        ):
+            fallback = cap(sentence)
+    return told, changed, fallback

@@ -698,3 +698,24 @@ def test_the_work_judging_itself_done_is_no_memory(said):
 def test_a_verdict_with_its_reason_is_still_kept():
     said = "The parser is now complete because the spec's last two rules are implemented."
     assert [category for category, _ in report(said)] == ["lessons"]
+
+
+def test_the_handoffs_what_is_the_work_done_when_the_last_report_only_answers_a_remark():
+    summary = SessionSummary()
+    for message in [
+        Message("user", "Build the sales dashboard."),
+        Message("assistant", "Added the dashboard page with the pipeline chart in `app.py`."),
+        Message("user", "Why does my editor show import warnings?"),
+        Message("assistant", "Those warnings are only linter messages from the editor's Python."),
+    ]:
+        summary.take(message, [])
+    assert summary.what == "Added the dashboard page with the pipeline chart in `app.py`."
+    told = SessionSummary()  # not a step for the reader, though
+    for message in [
+        Message("user", "Set it up."),
+        Message("assistant", "Set your workspace to the new `dashboard` folder in the IDE."),
+        Message("user", "Is it done?"),
+        Message("assistant", "The whole scaffold of the dashboard project was built here."),
+    ]:
+        told.take(message, [])
+    assert told.what == "The whole scaffold of the dashboard project was built here."
