@@ -173,7 +173,8 @@ class SessionSummary:
         chores aside), else a report's own summary (a heading or a line such as "Summary of what
         was done:" and the items under it), else the last report's account of the work ("I
         fixed …"), else any commit subjects, else the report's first statement that says what
-        was done to what."""
+        was done to what, or, when that report has no account of work nor change in it (an
+        answer to a side question), an earlier report's."""
         if self.summary_line:
             return self.summary_line
         # The commits' own subjects say the outcome in the agent's words for the next reader;
