@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mem.extract import formats
 from mem.extract.capture import CHECKS_WHY, Capture
@@ -220,3 +222,15 @@ def test_a_failed_or_declined_call_checked_nothing():
         json.dumps({"type": "event_msg", "payload": {"type": "item_completed", "item": declined}}),
     ]
     assert checks_read("codex-jsonl", lines) == []
+
+
+SHELLISH = st.text(alphabet="ab test lint npm go pytest -=&|;<>()'\"\\#$`{}\n/.:", max_size=80)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.one_of(SHELLISH, st.text(max_size=120)))
+def test_any_command_line_gives_checks_to_run_again_or_none_never_an_error(command):
+    for check in check_commands(command):
+        assert check.strip() == check and check
+        assert "\n" not in check and "`" not in check and len(check) <= 80
+        assert kind_of(check) in ("Tests", "Type check", "Format", "Lint", "Build", "Checks")
