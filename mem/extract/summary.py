@@ -64,6 +64,7 @@ PROSE_COMMIT = re.compile(
     re.IGNORECASE,
 )
 OUTCOME_WORDS = 6  # a What says what was done to what: "Fixed — one line in x" says neither
+UNFINISHED_KEPT = 2  # words an item cut of its dangling word still says, to stand in a What
 MAX_LISTED = 12  # items per list in a handoff; the rest are counted
 RECENT_REPORTS = 6  # how many of the last assistant messages may hold the final report
 
@@ -298,9 +299,12 @@ def summed_up(text: str) -> str:
             continue
         if under == -2:
             under = unit.indent
-        introduces = unit.text.rstrip().endswith((":", "："))
-        if unit.indent == under and not (introduces and compiled().unfinished.search(bare)):
-            items.append(bare)  # not "Updated `plan.md` with:", which needs its own items
+        if unit.text.rstrip().endswith((":", "：")):
+            # "Updated `plan.md` with:" (its own items follow): what it did, without the word
+            # its items were to finish.
+            bare = compiled().unfinished.sub("", bare).rstrip(" ,;")
+        if unit.indent == under and len(bare.split()) >= UNFINISHED_KEPT:
+            items.append(bare)
         if len(items) == SUMMED_ITEMS:
             break
     return cap("; ".join(items))

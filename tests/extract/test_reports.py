@@ -176,7 +176,7 @@ def test_a_line_that_ends_on_a_word_its_list_must_finish_states_nothing(line):
     assert all(line[2:].rstrip(":") not in stored for _, stored in report(text))
 
 
-def test_a_summary_item_its_sub_items_finish_is_not_the_handoffs_what():
+def test_a_summary_item_its_sub_items_finish_is_in_the_what_without_its_dangling_word():
     summary = SessionSummary()
     text = (
         "Summary of changes:\n\n"
@@ -185,7 +185,10 @@ def test_a_summary_item_its_sub_items_finish_is_not_the_handoffs_what():
         "- Created two tasks in task-master (dev tag)\n"
     )
     summary.take(Message("assistant", text), [])
-    assert summary.what == "Created two tasks in task-master (dev tag)"
+    assert (
+        summary.what
+        == "Updated `future_development.md`; Created two tasks in task-master (dev tag)"
+    )
     done = SessionSummary()  # an item that does not introduce a list is whole, whatever its end
     done.take(Message("assistant", "Summary of changes:\n\n- Turned the dark mode flag on\n"), [])
     assert done.what == "Turned the dark mode flag on"
