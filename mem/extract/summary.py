@@ -75,7 +75,9 @@ class SessionSummary:
 
     summary_line: str = ""
     reports: list[str] = field(default_factory=list)  # the last turns' reports, newest last
+    worked: list[int] = field(default_factory=list)  # files and commits of each report's turn
     last_words: str = ""  # the agent's latest text: the session's report, if nothing follows
+    turn_work: int = 0  # files written and commits made since the person last spoke
     first_prompt: str = ""
     decisions: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -105,12 +107,18 @@ class SessionSummary:
             self.add_file(path)
         for commit in message.commits if message.role != "undo" else ():
             self.add_commit(commit)
+        self.turn_work += len(message.files) + (
+            len(message.commits) if message.role != "undo" else 0
+        )
         if message.role == "user" and not self.first_prompt and message.text.strip():
             self.first_prompt = message.text
         if message.role == "user" and message.text.strip() and self.last_words:
             # The agent's last words before the person spoke again: its report for the turn.
             self.reports = [*self.reports[-(RECENT_REPORTS - 1) :], self.last_words]
+            self.worked = [*self.worked[-(RECENT_REPORTS - 1) :], self.turn_work]
             self.last_words = ""
+        if message.role == "user" and message.text.strip():
+            self.turn_work = 0
         if message.role in ("assistant", "result") and message.text.strip():
             found = SUMMARY_LINE.findall(message.text)
             if found:
@@ -185,11 +193,19 @@ class SessionSummary:
         if outcome:
             return cap("; ".join(outcome[-3:]))
         reports = [*self.reports, self.last_words] if self.last_words else self.reports
+        worked = [*self.worked, self.turn_work] if self.last_words else self.worked
         for text in reversed(reports):
             summed = summed_up(text)
             if summed:
                 return summed
         cues = compiled()
+        # The turn that changed most (files written, commits made) did the session's main work:
+        # where a later turn changed less (a last tweak, a question), its report says it.
+        most = max(range(len(worked)), key=lambda n: (worked[n], n), default=-1)
+        if 0 <= most < len(reports) - 1 and worked[most] > worked[-1]:
+            main_told, main_changed, _ = outcome_of(reports[most], cues)
+            if main_told or main_changed:
+                return main_told or main_changed
         told = changed = fallback = ""
         for text in reversed(reports):
             said = outcome_of(text, cues)

@@ -722,3 +722,17 @@ def test_the_handoffs_what_is_the_work_done_when_the_last_report_only_answers_a_
     ]:
         told.take(message, [])
     assert told.what == "The whole scaffold of the dashboard project was built here."
+
+
+def test_the_handoffs_what_is_the_turn_that_changed_most_not_a_last_tweak():
+    summary = SessionSummary()
+    for message in [
+        Message("user", "Add the CSV export."),
+        Message("assistant", files=("export.py", "cli.py", "tests/test_export.py")),
+        Message("assistant", "Added the CSV export: `mem export --csv` writes one row per entry."),
+        Message("user", "Rename that flag variable."),
+        Message("assistant", files=("cli.py",)),
+        Message("assistant", "Renamed the flag variable in `cli.py` to `as_csv` for clarity."),
+    ]:
+        summary.take(message, [])
+    assert summary.what == "Added the CSV export: `mem export --csv` writes one row per entry."
