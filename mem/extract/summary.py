@@ -204,8 +204,9 @@ class SessionSummary:
         most = max(range(len(worked)), key=lambda n: (worked[n], n), default=-1)
         if 0 <= most < len(reports) - 1 and worked[most] > worked[-1]:
             main_told, main_changed, _ = outcome_of(reports[most], cues)
-            if main_told or main_changed:
-                return main_told or main_changed
+            main = main_told or main_changed
+            if main and not SECOND_PERSON.search(main):
+                return main
         told = changed = fallback = ""
         for text in reversed(reports):
             said = outcome_of(text, cues)
