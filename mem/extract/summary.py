@@ -137,9 +137,14 @@ class SessionSummary:
                 target.append(candidate.text)
 
     def add_file(self, path: str) -> None:
+        """Note a file changed, once: a report naming `setup.go` names the `cli/setup.go` a
+        tool call wrote (the longer path stays)."""
         short = shorten(path)
-        if short not in self.files:
-            self.files.append(short)
+        if any(known == short or known.endswith("/" + short) for known in self.files):
+            return
+        shorter = [known for known in self.files if short.endswith("/" + known)]
+        self.files = [known for known in self.files if known not in shorter]
+        self.files.append(short)
 
     def add_commit(self, commit: str) -> None:
         sha = commit.split(" ", 1)[0]

@@ -736,3 +736,13 @@ def test_the_handoffs_what_is_the_turn_that_changed_most_not_a_last_tweak():
     ]:
         summary.take(message, [])
     assert summary.what == "Added the CSV export: `mem export --csv` writes one row per entry."
+
+
+def test_a_file_a_report_names_is_the_file_a_tool_call_wrote_listed_once():
+    summary = SessionSummary()
+    summary.take(Message("assistant", files=("/w/entire/cli/setup.go",)), [])
+    summary.take(
+        Message("assistant", "Fixed it in `setup.go` and updated `cli/setup_test.go`."), []
+    )
+    summary.take(Message("assistant", files=("entire/cli/setup_test.go",)), [])
+    assert summary.files == ["entire/cli/setup.go", "entire/cli/setup_test.go"]
