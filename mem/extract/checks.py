@@ -78,8 +78,11 @@ def checked(statement: str) -> str:
     """One statement as the check it runs, or "" when it runs none."""
     if SELECTOR.search(statement):
         return ""
+    plain = TIMEOUT.sub("", REDIRECT.sub("", statement).strip())
     try:
-        words = shlex.split(TIMEOUT.sub("", REDIRECT.sub("", statement).strip()))
+        # A Windows command's backslashes are its paths (`.\venv\Scripts\python.exe`), not
+        # escapes: its words are split as written.
+        words = plain.split() if "\\" in plain else shlex.split(plain)
     except ValueError:
         return ""  # unbalanced quotes: not a command to run again
     while words and (ASSIGNMENT.match(words[0]) or words[0] in WRAPPERS):
@@ -90,17 +93,23 @@ def checked(statement: str) -> str:
         return ""
     if any(MACHINE_PATH.match(word) for word in words):
         return ""  # `-o /tmp/x.test`: this machine's, not how the project is checked
-    program = words[0].rsplit("/", 1)[-1]
+    program = re.split(r"[\\/]", words[0])[-1].removesuffix(".exe")
     if program in CHECK_TOOLS:
-        return shlex.join(words)
+        return said_as(words)
     stem = program.rsplit(".", 1)[0]
-    if "/" in words[0] and CHECK_WORD.fullmatch(stem):
-        return shlex.join(words)  # `./scripts/test.sh`, `bin/lint`
+    if ("/" in words[0] or "\\" in words[0]) and CHECK_WORD.fullmatch(stem):
+        return said_as(words)  # `./scripts/test.sh`, `bin/lint`
     if program.removeprefix("./") not in RUNNERS or words[1:2] and words[1] in SETUP:
         return ""
     if not any(CHECK_WORD.match(word) for word in words[1:WORDS_READ]):
         return ""
-    return shlex.join(words)
+    return said_as(words)
+
+
+def said_as(words: list[str]) -> str:
+    """A command's words as one line to run again (quoted where a word needs it, in a POSIX
+    shell; a Windows command as written)."""
+    return " ".join(words) if any("\\" in word for word in words) else shlex.join(words)
 
 
 def kind_of(check: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from mem.extract.checks import check_commands
 from mem.extract.formats import Message, commits_in, without_recall
 
 ROLE = re.compile(r"^_\*\*(?P<who>User|Assistant|Agent)\b[^*]*\*\*_\s*$")
@@ -23,6 +24,13 @@ FILE_NAMED = re.compile(
     r"|\"file_path\": \"(?P<c>[^\"]+)\")"
 )
 THINK_OPEN = re.compile(r"<think>|<details>\s*<summary>Thought Process</summary>")
+# Tools that run a shell command, shown in a fenced block: what checks the work is read there.
+TERMINAL_TOOLS = re.compile(r"run_terminal_cmd|run_in_terminal|runInTerminal|Bash\b", re.IGNORECASE)
+TOOL_NAME = re.compile(r'data-tool-name="(?P<name>[^"]+)"')
+COMMAND_BLOCK = re.compile(
+    r"^\s*```(?:bash|sh|shell|zsh|powershell|ps1|cmd)?\s*\n(?P<command>.*?)^\s*```",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def read(lines: Iterable[str]) -> Iterator[Message]:
@@ -32,6 +40,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     prose: list[str] = []
     tool_until = ""  # what ends the tool block being skipped: "</tool-use>", "---" or "</details>"
     tool_text: list[str] = []
+    tool_name = ""  # the tool of the block being skipped
     thinking_until = ""  # what ends the thinking being read: "</think>" or "</details>"
     thought: list[str] = []
 
@@ -50,6 +59,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         prose.clear()
 
     def close_tool() -> Iterator[Message]:
+        nonlocal tool_name
         text = "".join(tool_text)
         tool_text.clear()
         files = tuple(
@@ -58,6 +68,11 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         commits = commits_in(text) if "commit" in text else ()
         if files or commits:
             yield Message("assistant", files=tuple(dict.fromkeys(files)), commits=commits)
+        name, tool_name = tool_name or (found[1] if (found := TOOL_NAME.search(text)) else ""), ""
+        block = COMMAND_BLOCK.search(text) if TERMINAL_TOOLS.search(name) else None
+        checks = check_commands(block["command"].strip()) if block else ()
+        if checks:
+            yield Message("assistant", checks=checks)
 
     for line in without_recall(lines):
         stripped = line.strip()
@@ -113,8 +128,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
                 tool_until = ""
                 yield from close_tool()
             continue
-        if TOOL_LINE.match(stripped):
+        if named := TOOL_LINE.match(stripped):
             tool_until = "---"  # a Cursor tool call runs to the next rule
+            tool_name = named["name"]
             continue
         if stripped.startswith("<details>") and "Thought Process" not in stripped:
             tool_until = "</details>"

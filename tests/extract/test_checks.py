@@ -74,6 +74,11 @@ from mem.extract.formats import Message
         ("./scripts/test.sh", ("./scripts/test.sh",)),
         ("npm run test:unit", ("npm run test:unit",)),
         ("go vet ./...", ("go vet ./...",)),
+        # Windows: backslashes are paths, the command stays as written
+        (
+            r'cd "D:\work\bsc" && .\venv\Scripts\python.exe -m pytest tests/e2e -n 6',
+            (r".\venv\Scripts\python.exe -m pytest tests/e2e -n 6",),
+        ),
     ],
 )
 def test_a_shell_command_is_read_for_the_checks_it_runs(command, checks):
@@ -234,3 +239,47 @@ def test_any_command_line_gives_checks_to_run_again_or_none_never_an_error(comma
         assert check.strip() == check and check
         assert "\n" not in check and "`" not in check and len(check) <= 80
         assert kind_of(check) in ("Tests", "Type check", "Format", "Lint", "Build", "Checks")
+
+
+def test_chats_exported_as_markdown_give_the_checks_of_their_terminal_tool_blocks():
+    cursor = [
+        "_**User**_\n",
+        "\n",
+        "run the tests\n",
+        "\n",
+        "---\n",
+        "\n",
+        "_**Assistant**_\n",
+        "\n",
+        "Tool use: **run_terminal_cmd**\n",
+        "\n",
+        "```bash\n",
+        "cd /w && uv run pytest -q\n",
+        "```\n",
+        "\n",
+        "---\n",
+        "\n",
+        "All pass.\n",
+    ]
+    assert checks_read("markdown-chat", cursor) == ["uv run pytest -q"]
+    copilot = [
+        "_**User**_\n",
+        "\n",
+        "lint it\n",
+        "\n",
+        "---\n",
+        "\n",
+        "_**Assistant**_\n",
+        "\n",
+        '<tool-use data-tool-type="terminal" data-tool-name="run_in_terminal">\n',
+        "<details><summary>Run in terminal</summary>\n",
+        "\n",
+        "```bash\n",
+        "pnpm lint\n",
+        "```\n",
+        "</details>\n",
+        "</tool-use>\n",
+        "\n",
+        "Clean.\n",
+    ]
+    assert checks_read("markdown-chat", copilot) == ["pnpm lint"]
