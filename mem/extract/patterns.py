@@ -112,8 +112,6 @@ STATUS_LINE = re.compile(
     r"|checks?)\s+pass\w*)\b[^a-z]*$",
     re.IGNORECASE,
 )
-# A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run
-# ruff`", "Added `--include-file`, committed, and pushed.", "Fixed — one line in x".
 # The work judging itself done: "All docs are now consistent", "está 100% validado", "is
 # ready for submission". Said at the end of a session, and true only then.
 SELF_VERDICT = re.compile(
@@ -123,6 +121,8 @@ SELF_VERDICT = re.compile(
     r"|funcionando|aligned|alinhad[oa]s?)\b",
     re.IGNORECASE,
 )
+# A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run
+# ruff`", "Added `--include-file`, committed, and pushed.", "Fixed — one line in x".
 WORKFLOW_STEP = re.compile(
     r"^(?:[\w ]{2,30}:\s+)?(?:created\s+and\s+switched|checked\s+out|executed"
     r"|switched\s+to\s+(?:the\s+)?(?:new\s+)?(?:branch|`[^`\s]*/)"
@@ -1265,11 +1265,12 @@ def from_person(text: str) -> Iterator[Candidate]:
         if size(body) < MIN_CHARS or body.endswith(("?", "？")):
             continue
         found = classify(body, cues)
+        probe = straight(body)
         if found is not None and found.category in ("facts", "tasks"):
             yield found
         elif cues.user_fact.search(body):
             yield Candidate("facts", "fact", cap(body), why="the person states it")
-        elif directive := cues.directive.search(straight(body)):
+        elif directive := cues.directive.search(probe):
             # "…then open a PR and follow our tpr template": the rule, not the request
             rule = body[directive.start() :]
             yield Candidate(
@@ -1279,7 +1280,7 @@ def from_person(text: str) -> Iterator[Candidate]:
                 why="how the person wants it",
             )
         elif cues.user_preference.search(body) or (
-            cues.obligation.search(straight(body)) and not PERCEIVING.search(straight(body))
+            cues.obligation.search(probe) and not PERCEIVING.search(probe)
         ):
             # The person's own rule ("don't push to main"; not "I don't think that's it").
             yield Candidate("facts", "preference", cap(body), why="a rule of the person's")
