@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -608,9 +609,10 @@ def rollout_item(kind: str, payload: dict[str, Any], rollout: CodexRollout) -> I
             yield Message("assistant", files=tuple(str(path) for path in changes), session=session)
     elif event == "exec_command_end":
         joined = shell_command(payload.get("command"))
-        if payload.get("exit_code", 0) == 0 and (checks := check_commands(joined)):
+        succeeded = payload.get("exit_code", 0) == 0
+        if succeeded and (checks := check_commands(joined)):
             yield Message("assistant", session=session, checks=checks)
-        if "commit" in joined and payload.get("exit_code", 0) == 0:
+        if "commit" in joined and succeeded:
             output = str(payload.get("aggregated_output") or payload.get("stdout") or "")
             rollout.commit_calls.discard(str(payload.get("call_id") or ""))
             found = commits_in(output)
@@ -728,16 +730,11 @@ def exit_code(output: Any) -> int | None:
     return int(found[1]) if found else None
 
 
-SHELLS = frozenset({"bash", "sh", "zsh"})
-
-
 def shell_command(command: Any) -> str:
-    """A command as the shell ran it: `["bash", "-lc", "cargo test"]` is `cargo test`."""
+    """A command as one line, as a shell would be given it: `["bash", "-lc", "cargo test"]` is
+    `bash -lc 'cargo test'` (which `checks.check_commands` reads as `cargo test`)."""
     if isinstance(command, list):
-        words = [str(word) for word in command]
-        if len(words) == 3 and words[0].rsplit("/", 1)[-1] in SHELLS and words[1] in ("-c", "-lc"):
-            return words[2]
-        return " ".join(words)
+        return shlex.join(str(word) for word in command)
     return str(command or "")
 
 
