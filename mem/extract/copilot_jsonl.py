@@ -58,8 +58,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             for request in requests if isinstance(requests, list) else ():
                 request = as_dict(request)
                 note_call(request.get("toolCallId"), request.get("name"), request, cwd, edits)
-                note_shell(request.get("toolCallId"), request.get("name"), request, commit_calls)
-                note_checks(request.get("toolCallId"), request.get("name"), request, check_calls)
+                call, tool = request.get("toolCallId"), request.get("name")
+                note_shell(call, tool, request, commit_calls, check_calls)
             thinking = str(data.get("reasoningText") or "")
             if thinking.strip():
                 yield Message("thinking", strip_recall(thinking), session=session)
@@ -72,8 +72,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             )
         elif kind == "tool.execution_start":
             note_call(data.get("toolCallId"), data.get("toolName"), data, cwd, edits)
-            note_shell(data.get("toolCallId"), data.get("toolName"), data, commit_calls)
-            note_checks(data.get("toolCallId"), data.get("toolName"), data, check_calls)
+            note_shell(
+                data.get("toolCallId"), data.get("toolName"), data, commit_calls, check_calls
+            )
         elif kind == "tool.execution_complete":
             call = str(data.get("toolCallId") or "")
             done = data.get("success") is not False
@@ -110,21 +111,19 @@ def note_call(
         edits[str(call)] = tuple(relative_to(path, cwd) for path in found)
 
 
-def note_shell(call: Any, tool: Any, request: dict[str, Any], commit_calls: set[str]) -> None:
-    """Remember a shell call that commits, to read the commits from its output."""
-    command = as_dict(request.get("arguments")).get("command")
-    if not isinstance(tool, str) or not isinstance(command, str):
-        return
-    if tool in SHELL_TOOLS and GIT_COMMIT.search(command):
-        commit_calls.add(str(call))
-
-
-def note_checks(
-    call: Any, tool: Any, request: dict[str, Any], check_calls: dict[str, tuple[str, ...]]
+def note_shell(
+    call: Any,
+    tool: Any,
+    request: dict[str, Any],
+    commit_calls: set[str],
+    check_calls: dict[str, tuple[str, ...]],
 ) -> None:
-    """Remember a shell call that tests, lints or builds, until it succeeds."""
+    """Remember a shell call that commits (to read the commits from its output) or tests,
+    lints or builds (until it succeeds)."""
     command = as_dict(request.get("arguments")).get("command")
-    if not isinstance(tool, str) or not isinstance(command, str):
+    if not isinstance(tool, str) or tool not in SHELL_TOOLS or not isinstance(command, str):
         return
-    if tool in SHELL_TOOLS and (found := check_commands(command)):
+    if GIT_COMMIT.search(command):
+        commit_calls.add(str(call))
+    if found := check_commands(command):
         check_calls[str(call)] = found

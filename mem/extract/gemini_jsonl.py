@@ -79,14 +79,7 @@ def text_of(parts: Any) -> str:
 
 def written_files(calls: Any) -> tuple[str, ...]:
     found = []
-    for call in calls if isinstance(calls, list) else ():
-        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-            continue
-        if call["name"] not in WRITING_TOOLS:
-            continue
-        if call.get("status", "success") != "success":
-            continue
-        args = as_dict(call.get("args"))
+    for args in succeeded(calls, WRITING_TOOLS):
         path = args.get("file_path") or args.get("absolute_path") or args.get("path")
         if isinstance(path, str) and path:
             found.append(path)
@@ -96,16 +89,19 @@ def written_files(calls: Any) -> tuple[str, ...]:
 def checks_run(calls: Any) -> tuple[str, ...]:
     """The tests, linters and builds the message's shell calls ran, and that succeeded."""
     found: list[str] = []
+    for args in succeeded(calls, SHELL_TOOLS):
+        command = args.get("command")
+        found += check_commands(command) if isinstance(command, str) else ()
+    return tuple(dict.fromkeys(found))
+
+
+def succeeded(calls: Any, tools: set[str]) -> Iterator[dict[str, Any]]:
+    """The arguments of a message's tool calls to one of `tools` that succeeded."""
     for call in calls if isinstance(calls, list) else ():
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             continue
-        if call["name"] not in SHELL_TOOLS:
-            continue
-        if call.get("status", "success") != "success":
-            continue
-        command = as_dict(call.get("args")).get("command")
-        found += check_commands(command) if isinstance(command, str) else ()
-    return tuple(dict.fromkeys(found))
+        if call["name"] in tools and call.get("status", "success") == "success":
+            yield as_dict(call.get("args"))
 
 
 def count(tokens: dict[str, Any], key: str) -> int:
