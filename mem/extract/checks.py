@@ -25,6 +25,7 @@ KINDS: tuple[tuple[str, str], ...] = (
 # A word naming a check, as a program, a script or a subcommand (`test:unit` too): not a
 # path (`tests/app.py`) nor a file (`test.py`).
 CHECK_WORD = re.compile(r"(?:" + "|".join(words for _, words in KINDS) + r")(?![\w./-])")
+KIND_WORDS = tuple((kind, re.compile(rf"(?:{words})(?![\w./-])")) for kind, words in KINDS)
 # Programs that are checks themselves, and programs that run them (`npm run lint`,
 # `go test`, `python -m pytest`, `make check`). Anything else (`grep test`, `psql test`,
 # `docker build`) only has a check word for an argument.
@@ -117,8 +118,8 @@ def kind_of(check: str) -> str:
     most specific a word of it names (`ruff format --check` formats, `ruff check` lints)."""
     first, *rest = check.split()[:WORDS_READ]
     words = [first.rsplit("/", 1)[-1].rsplit(".", 1)[0], *rest]  # `./scripts/test.sh`
-    for kind, names in KINDS:
-        if any(re.match(rf"(?:{names})(?![\w./-])", word) for word in words):
+    for kind, pattern in KIND_WORDS:
+        if any(pattern.match(word) for word in words):
             return kind
     return "Checks"
 

@@ -68,7 +68,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         commits = commits_in(text) if "commit" in text else ()
         if files or commits:
             yield Message("assistant", files=tuple(dict.fromkeys(files)), commits=commits)
-        name, tool_name = tool_name or (found[1] if (found := TOOL_NAME.search(text)) else ""), ""
+        named = TOOL_NAME.search(text)
+        name = tool_name or (named["name"] if named else "")
+        tool_name = ""  # the next block names its own tool
         block = COMMAND_BLOCK.search(text) if TERMINAL_TOOLS.search(name) else None
         checks = check_commands(block["command"].strip()) if block else ()
         if checks:

@@ -114,17 +114,11 @@ def span_messages(
     commands = " ".join(
         str(value) for key, value in attributes.items() if key.endswith(("command", "arguments"))
     )
-    # A tool call that failed (an error status, a non-zero exit code) checked nothing.
-    status = span.get("status")
-    code = as_dict(status).get("code") if isinstance(status, dict) else status
-    failed = code in (2, "STATUS_CODE_ERROR", "ERROR") or any(
-        key.endswith("exit_code") and value not in (None, 0, "0")
-        for key, value in attributes.items()
-    )
+    run = [value for key, value in attributes.items() if key.endswith("command")]
     checks = tuple(
         check
-        for key, value in attributes.items()
-        if key.endswith("command") and isinstance(value, str) and not failed
+        for value in (run if run and not failed(span, attributes) else ())
+        if isinstance(value, str)
         for check in check_commands(value)
     )
     if checks:
@@ -142,6 +136,17 @@ def span_messages(
         yield Message(
             "assistant", input_tokens=tokens_in, output_tokens=tokens_out, session=session
         )
+
+
+def failed(span: dict[str, Any], attributes: dict[str, Any]) -> bool:
+    """Whether a span's tool call failed (an error status, a non-zero exit code): a command it
+    ran checked nothing."""
+    status = span.get("status")
+    code = as_dict(status).get("code") if isinstance(status, dict) else status
+    return code in (2, "STATUS_CODE_ERROR", "ERROR") or any(
+        key.endswith("exit_code") and value not in (None, 0, "0")
+        for key, value in attributes.items()
+    )
 
 
 def chat_of(attributes: dict[str, Any], commit_calls: set[str]) -> Iterator[tuple[str, str]]:

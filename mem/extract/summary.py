@@ -103,13 +103,12 @@ class SessionSummary:
         self.input_tokens += message.input_tokens
         self.output_tokens += message.output_tokens
         self.failed = self.failed or message.failed
+        commits = message.commits if message.role != "undo" else ()  # undo: those taken back
         for path in message.files:
             self.add_file(path)
-        for commit in message.commits if message.role != "undo" else ():
+        for commit in commits:
             self.add_commit(commit)
-        self.turn_work += len(message.files) + (
-            len(message.commits) if message.role != "undo" else 0
-        )
+        self.turn_work += len(message.files) + len(commits)
         if message.role == "user" and not self.first_prompt and message.text.strip():
             self.first_prompt = message.text
         if message.role == "user" and message.text.strip() and self.last_words:
@@ -208,9 +207,8 @@ class SessionSummary:
         # where a later turn changed less (a last tweak, a question), its report says it.
         most = max(range(len(worked)), key=lambda n: (worked[n], n), default=-1)
         if 0 <= most < len(reports) - 1 and worked[most] > worked[-1]:
-            main_told, main_changed, _ = outcome_of(reports[most], cues)
-            main = main_told or main_changed
-            if main and not SECOND_PERSON.search(main):
+            main = account(outcome_of(reports[most], cues))
+            if main:
                 return main
         told = changed = fallback = ""
         for text in reversed(reports):
@@ -224,8 +222,8 @@ class SessionSummary:
                 continue
             # The final report only remarks (an answer to a side question, a status): the
             # change an earlier report made says what the session did, if one did.
-            earlier = said[0] or said[1]
-            if earlier and not SECOND_PERSON.search(earlier):
+            earlier = account(said)
+            if earlier:
                 fallback = earlier
                 break
         if changed and fallback and filed_as(fallback, cues) == "lessons":
@@ -336,6 +334,14 @@ def shorten(path: str) -> str:
     """Keep the last three segments of a path: enough to find the file, short in a prompt."""
     parts = [part for part in re.split(r"[\\/]", path) if part]
     return "/".join(parts[-3:])
+
+
+def account(said: tuple[str, str, str]) -> str:
+    """A report's account of the work or else its change (`outcome_of`), unless it is a step
+    it tells the reader to take ("Set your workspace to…")."""
+    told, changed, _ = said
+    found = told or changed
+    return "" if SECOND_PERSON.search(found) else found
 
 
 def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
