@@ -71,6 +71,7 @@ class Unit(NamedTuple):
     indent: int  # a list item's nesting, a heading's level (`heading_level`); -1 otherwise
     block: int  # units of one paragraph, or of one unbroken list, share a block
     in_bullet: bool = False  # a later sentence of a list item
+    in_table: bool = False  # a table's row, its cells joined as a list item's words
 
 
 Filing = tuple[str, str]  # (category, kind); ("", "") files nothing; NEXT_STEP marks next steps
@@ -443,7 +444,7 @@ def prose_units(text: str) -> Iterator[Unit]:
                     if not in_list:
                         block += 1
                         in_list = True
-                    yield Unit("- " + row, "bullet", 0, block)
+                    yield Unit("- " + row, "bullet", 0, block, in_table=True)
             continue
         if fence_mark(line):
             yield from flush()

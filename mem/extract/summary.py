@@ -9,15 +9,19 @@ from dataclasses import dataclass, field
 from mem.extract.cues import Compiled, compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
+    DONE_SHARE,
     INTERJECTION,
     MAX_CHARS,
     SECOND_PERSON,
     STATEMENT_WORDS,
     Candidate,
+    Unit,
     body_of,
     cap,
     classify,
     clean,
+    content_words,
+    covers,
     introduction_stated,
     is_statement,
     looks_like_output,
@@ -193,19 +197,25 @@ class SessionSummary:
         # The commits' own subjects say the outcome in the agent's words for the next reader;
         # a report's sentence may name one step of it ("Added two tests…").
         subjects = [c.split(" ", 1)[1] for c in self.commits if " " in c]
-        outcome = [s for s in subjects if not ROUTINE_COMMIT.match(s)]
-        if outcome:
-            return cap("; ".join(outcome[-3:]))
+        outcome = cap("; ".join([s for s in subjects if not ROUTINE_COMMIT.match(s)][-3:]))
         reports = [*self.reports, self.last_words] if self.last_words else self.reports
         worked = [*self.worked, self.turn_work] if self.last_words else self.worked
+        cues = compiled()
+        if outcome and said_words(outcome) < OUTCOME_WORDS:
+            # A subject as short as "Improve Windows test reliability" is a title: the report
+            # of the turn that made the change says what it was, if it lists it.
+            told = account(outcome_of(reports[self.main_turn(worked)], cues)) if reports else ""
+            if said_words(told) > said_words(outcome) and titles(outcome, told):
+                return told
+        if outcome:
+            return outcome
         for text in reversed(reports):
             summed = summed_up(text)
             if summed:
                 return summed
-        cues = compiled()
         # The turn that changed most (files written, commits made) did the session's main work:
         # where a later turn changed less (a last tweak, a question), its report says it.
-        most = max(range(len(worked)), key=lambda n: (worked[n], n), default=-1)
+        most = self.main_turn(worked)
         if 0 <= most < len(reports) - 1 and worked[most] > worked[-1]:
             main = account(outcome_of(reports[most], cues))
             if main:
@@ -229,6 +239,11 @@ class SessionSummary:
         if changed and fallback and filed_as(fallback, cues) == "lessons":
             fallback = changed  # the report leads with what broke: the fix says what was done
         return told or cap("; ".join(subjects[-3:])) or fallback
+
+    @staticmethod
+    def main_turn(worked: list[int]) -> int:
+        """The turn that changed most, the later of equals; -1 when there is none."""
+        return max(range(len(worked)), key=lambda n: (worked[n], n), default=-1)
 
     @property
     def asked(self) -> str:
@@ -348,11 +363,20 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
     """A report's account of the work (its outcome cue: "I fixed…"), its first change made (a
     statement filed as a decision) and its first statement that is no status or task."""
     told = changed = fallback = ""
-    for unit in prose_units(text):
+    units = list(prose_units(text))
+    for index, unit in enumerate(units):
         sentence = INTERJECTION.sub("", body_of(unit))
-        if unit.kind in ("heading", "title") or len(sentence) < 15:
+        items = listed_after(units, index) if sentence.endswith((":", "：")) else []
+        # A line alone that introduces a list reads as a title ("Improved the tests:"); with
+        # its items it says what was done, as a sentence would.
+        if unit.kind == "heading" or (unit.kind == "title" and not items) or len(sentence) < 15:
             continue
-        if sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
+        if unit.in_table:
+            continue  # a table's cells compare or list; they tell no outcome
+        if items:
+            # "Fixed in `setup.go` - now both functions:" says what was done in its list.
+            sentence = with_items(sentence, items)
+        elif sentence.endswith((":", "：")) and len(sentence.split()) >= STATEMENT_WORDS:
             sentence = introduction_stated(sentence, cues)  # "Added two tests to x:"
             if not sentence:
                 continue
@@ -371,3 +395,40 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
         ):
             fallback = cap(sentence)
     return told, changed, fallback
+
+
+def listed_after(units: list[Unit], index: int) -> list[str]:
+    """The items of the list that follows `units[index]` (a line introducing it), at the
+    list's own level: its sub-items detail them."""
+    items: list[str] = []
+    level = -1
+    for unit in units[index + 1 :]:
+        if unit.kind != "bullet" and not unit.in_bullet:
+            break
+        if unit.kind != "bullet":
+            continue
+        if level == -1:
+            level = unit.indent
+        if unit.indent < level:
+            break
+        if unit.indent == level:
+            items.append(body_of(unit).rstrip(" .;；。"))
+    return items
+
+
+def with_items(introduction: str, items: list[str]) -> str:
+    """A line that introduces a list with as many of its items as fit in one entry: "Fixed
+    in `setup.go` - now both functions: load settings first; update only the given fields"."""
+    stated = introduction.rstrip(":： ")
+    kept: list[str] = []
+    for item in items:
+        if kept and len(f"{stated}: {'; '.join([*kept, item])}") > MAX_CHARS:
+            break
+        kept.append(item)
+    return cap(f"{stated}: {'; '.join(kept)}")
+
+
+def titles(subject: str, account: str) -> bool:
+    """Whether an account tells the change a subject names: it says most of the subject's
+    words ("Improve Windows test reliability" in "Improved the Windows test reliability: …")."""
+    return covers(content_words(subject), content_words(account), DONE_SHARE)

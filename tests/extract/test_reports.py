@@ -746,3 +746,80 @@ def test_a_file_a_report_names_is_the_file_a_tool_call_wrote_listed_once():
     )
     summary.take(Message("assistant", files=("entire/cli/setup_test.go",)), [])
     assert summary.files == ["entire/cli/setup.go", "entire/cli/setup_test.go"]
+
+
+def test_the_handoffs_what_that_introduces_a_list_says_the_items_that_finish_it():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "Yes, that was a bug.\n\n"
+            "Fixed in `setup.go:181-190` and `setup.go:289-298` - now both functions:\n"
+            "1. Load existing settings first with `LoadEntireSettings()`\n"
+            "   - the file is read once\n"
+            "2. Update only the specific fields (Strategy, LocalDev, Enabled)\n",
+        ),
+        [],
+    )
+    assert summary.what == (
+        "Fixed in `setup.go:181-190` and `setup.go:289-298` - now both functions: Load existing "
+        "settings first with `LoadEntireSettings()`; Update only the specific fields "
+        "(Strategy, LocalDev, Enabled)"
+    )
+    long_items = SessionSummary()  # as many items as fit one entry
+    long_items.take(
+        Message(
+            "assistant",
+            "Changed the importer in `reader.py`:\n"
+            + "- a step " * 0
+            + "".join(
+                f"- streamed part {n} of the rows through the new chunked reader\n"
+                for n in range(9)
+            ),
+        ),
+        [],
+    )
+    assert long_items.what.startswith("Changed the importer in `reader.py`: streamed part 0")
+    assert len(long_items.what) <= 300 and "part 8" not in long_items.what
+
+
+def test_the_handoffs_what_is_the_report_that_lists_a_change_a_short_commit_subject_titles():
+    summary = SessionSummary()
+    for message in [
+        Message("user", "Fix the flaky Windows tests."),
+        Message("assistant", files=("pkg/osutil/remove.go", "pkg/prompt/spinner.go")),
+        Message(
+            "assistant",
+            "Improved the Windows test reliability:\n\n"
+            "- Extension removal now retries transient Windows file locks.\n"
+            "- Prompt spinners honor injected writers.\n",
+        ),
+        Message("user", "Commit it on a branch."),
+        Message("assistant", commits=("ca3da16 Improve Windows test reliability",)),
+        Message("assistant", "Created branch `fix/windows-tests` and committed as `ca3da16`."),
+    ]:
+        summary.take(message, [])
+    assert summary.what == (
+        "Improved the Windows test reliability: Extension removal now retries transient Windows "
+        "file locks; Prompt spinners honor injected writers"
+    )
+    told = SessionSummary()  # a subject that says what was done to what stays the What
+    told.take(
+        Message("assistant", commits=("9f3e1ab Retry extension removal on Windows file locks",)), []
+    )
+    told.take(Message("assistant", "Improved the tests:\n\n- Removal retries.\n- Spinners.\n"), [])
+    assert told.what == "Retry extension removal on Windows file locks"
+
+
+def test_a_tables_cells_are_never_the_handoffs_what():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "| Kind | Destination |\n|---|---|\n"
+            "| Rules and skills with no trees | Default roots are `.agents/rules` and skills |\n\n"
+            "Moved the guidance into the native vendor documents of the repository.",
+        ),
+        [],
+    )
+    assert summary.what == "Moved the guidance into the native vendor documents of the repository."
