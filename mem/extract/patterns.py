@@ -677,8 +677,16 @@ def candidates(
     # The headings above the current one, (level, filing): a heading that names nothing
     # ("High priority" under "Recommendations") files as the nearest one above it that does.
     above: list[tuple[int, Filing | None]] = []
+    proposed = -1  # the level of a heading naming one of several options, until the next
+    options: set[tuple[int, int]] = set()  # (block, indent) of what an option's label holds
     for unit in labelled_paragraphs(prose_units(text), cues):
         if unit.kind in ("heading", "title"):
+            bare = clean(MARKER.sub("", unit.text))
+            if cues.option.search(bare):
+                proposed = unit.indent  # "### Option 2: …": what follows is proposed
+                continue
+            if proposed != -1 and unit.indent <= proposed:
+                proposed = -1
             filing = filing_of(unit.text, cues)
             stated = None  # "## Root Cause: race in `X`": a label and what it labels, as a heading
             if unit.kind == "heading" and LABEL_LINE.match(unit.text):
@@ -715,6 +723,19 @@ def candidates(
                     yield stated, None
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing, clean(unit.text).strip(" :："))]
+            continue
+        # An option put forward is no decision, whatever cue it holds: nor is the list its
+        # label line introduces, nor the items nested under it.
+        if (
+            proposed != -1
+            or (unit.block, unit.indent) in options
+            or any(block == unit.block and indent < unit.indent for block, indent in options)
+        ):
+            continue
+        if cues.option.search(body_of(unit)):
+            options.add(
+                (unit.block, unit.indent) if unit.kind == "bullet" else (unit.block + 1, -1)
+            )
             continue
         opens_block = unit.block not in seen_blocks
         seen_blocks.add(unit.block)

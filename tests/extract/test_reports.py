@@ -823,3 +823,32 @@ def test_a_tables_cells_are_never_the_handoffs_what():
         [],
     )
     assert summary.what == "Moved the guidance into the native vendor documents of the repository."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        (
+            "### Option A: switch the cache to Redis\n\nWe'd use Redis instead of memcached.\n\n"
+            "### Option B: keep memcached\n\n- Decided to raise the pool size to 50.\n"
+        ),
+        "**Option 2**: Moved the parser into `reader.py` because it is shared.\n",
+        "方案 1：添加专用的 beta 发布脚本\n\n- 决定使用 `pnpm run publish:beta` 发布 beta 版本\n",
+        "Opção 2: usar Redis em vez de memcached porque reinicia mais rápido.\n",
+        "#### Variante A\n\nWir verwenden Redis statt memcached, weil es schneller startet.\n",
+    ],
+)
+def test_an_option_put_forward_is_no_decision_whatever_cue_it_holds(text):
+    assert report(text) == []
+    assert prose(text) == []
+
+
+def test_what_follows_an_options_section_is_mined_again():
+    text = (
+        "## Option 1: a dedicated beta script\n\n- Use `pnpm run publish:beta` for betas.\n\n"
+        "## Outcome\n\nWe switched to one publish script instead of two, because CI stays simple.\n"
+    )
+    assert [category for category, _ in report(text)] == ["decisions"]
+    assert "Optional: the cache is flushed on deploy, because keys change" in " ".join(
+        t for _, t in report("Optional: the cache is flushed on deploy, because keys change.\n")
+    )

@@ -95,6 +95,9 @@ class Cues(NamedTuple):
     # Words a line cannot end on and say something whole: "Added `on_dirty` parameter to:",
     # "Actually, since we committed, I should:" introduce a list, and state nothing alone.
     unfinished: tuple[str, ...] = ()
+    # One of several options put forward, by its label: "Option B:", "方案 1：". What it says
+    # is a proposal, not what was decided; the choice, once made, is said elsewhere.
+    option: tuple[str, ...] = ()
 
 
 class Compiled(NamedTuple):
@@ -125,6 +128,7 @@ class Compiled(NamedTuple):
     request: re.Pattern[str]
     directive: re.Pattern[str]
     unfinished: re.Pattern[str]  # matches a text that ends on one of those words
+    option: re.Pattern[str]  # matches a text that opens with an option's label
 
 
 def tables() -> tuple[Cues, ...]:
@@ -288,6 +292,10 @@ def compiled() -> Compiled:
         directive=one("directive"),
         unfinished=re.compile(
             r"(?<!\w)(?:" + "|".join(p for c in languages for p in c.unfinished) + r")\W*$",
+            re.IGNORECASE,
+        ),
+        option=re.compile(
+            r"^(?:" + "|".join(p for c in languages for p in c.option) + r")\s*(?:[:：.)—–-]|$)",
             re.IGNORECASE,
         ),
     )

@@ -105,4 +105,5 @@ CUES = Cues(
         r"der|die|das|den|dem|des|ein|eine|einen|und|oder|mit|für|von|zu|auf|an|bei|dass|als",
         r"wie",
     ),
+    option=(r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",),
 )

@@ -592,4 +592,5 @@ CUES = Cues(
         r"we|my|our|your|their|its|this|these|such|including|like",
         r"following|follows|below|ensure",
     ),
+    option=(r"(?:option|alternative|approach|proposal)\s+(?:[A-Z]|\d{1,2}|one|two|three)",),
 )

@@ -284,4 +284,5 @@ CUES = Cues(
         r"a|o|os|as|de|da|do|das|dos|em|no|na|nos|nas|com|para|por|pelo|pela|que|e|ou|um|uma|ao",
         r"deve|devemos|vou|vamos|como|incluindo",
     ),
+    option=(r"(?:op[cç][aã]o|alternativa|abordagem|proposta)\s+(?:[A-Z]|\d{1,2})",),
 )
