@@ -23,11 +23,15 @@ RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
 # A blank to fill: `[identified cause or best hypothesis…]`, `{{name}}`, `<your answer>`, a
 # checklist line that only describes what goes there ("- [ ] Why — Why this change is…").
-PLACEHOLDER = re.compile(
-    r"\[[a-z][a-z'-]*(?:,?[ /][a-z][a-z'-]*){2,}(?:…|\.\.\.)?\](?!\()|\{\{\s*[\w.]+\s*\}\}|<(?:your|insert|describe|add|enter)\b[^>\n]*>"
-    r"|^\s*[-*]\s+\[ \].*(?:…|\.\.\.)\s*$",
-    re.MULTILINE,
+# A blank to fill: "[identified cause or best hypothesis…]", "{{name}}", "<your key>", an entry's
+# date written as its format ("YYYY-MM-DD: Implemented X feature"; a rule naming files
+# `YYYY-MM-DD.md` is no blank).
+BLANK_SOURCE = (
+    r"\[[a-z][a-z'-]*(?:,?[ /][a-z][a-z'-]*){2,}(?:…|\.\.\.)?\](?!\()|\{\{\s*[\w.]+\s*\}\}"
+    r"|<(?:your|insert|describe|add|enter)\b[^>\n]*>|(?<![\w`])YYYY[-/.]MM[-/.]DD\s*[:：]"
 )
+BLANK = re.compile(BLANK_SOURCE)
+PLACEHOLDER = re.compile(BLANK_SOURCE + r"|^\s*[-*]\s+\[ \].*(?:…|\.\.\.)\s*$", re.MULTILINE)
 SECOND_PERSON = re.compile(r"\b(?:you|your|voc[eê]|seu|sua|du|dein\w*)\b|你|您", re.IGNORECASE)
 UNCHECKED = re.compile(r"^\s*[-*]\s+\[ \]\s")  # a box to tick: addressed to the reader, a form
 TEMPLATE_BLANKS = 2  # this many blanks (or boxes for the reader to tick) make a text a template

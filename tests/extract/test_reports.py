@@ -852,3 +852,15 @@ def test_what_follows_an_options_section_is_mined_again():
     assert "Optional: the cache is flushed on deploy, because keys change" in " ".join(
         t for _, t in report("Optional: the cache is flushed on deploy, because keys change.\n")
     )
+
+
+def test_a_line_of_a_form_to_fill_is_no_memory_but_a_rule_naming_a_date_format_is():
+    capture = Capture()
+    text = (
+        "Per the workflow rule, every log line reads:\n\n"
+        "- YYYY-MM-DD: Implemented X feature because the task asked for it\n\n"
+        "We decided to name the logs `YYYY-MM-DD.md` because they sort by date."
+    )
+    found = [c.text for c in capture.mine(Message("assistant", text), text) + capture.finish()]
+    assert not any("Implemented X" in t for t in found)
+    assert any("`YYYY-MM-DD.md`" in t for t in found)
