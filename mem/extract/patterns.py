@@ -660,6 +660,53 @@ def labelled_paragraphs(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]
         yield held
 
 
+def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
+    """Units as `labelled_paragraphs` gives them, but a statement and the reasons a label right
+    after it gives ("- Decision: use X", then "- Rationale:" and its items) are one unit: "use
+    X — rationale: a; b". Apart, the reasons say nothing of what they are for, and the
+    statement nothing of why."""
+    held: Unit | None = None  # the last statement, which a reasons label may follow
+    label: Unit | None = None  # the reasons label being read
+    reasons: list[str] = []
+
+    def given() -> Unit:
+        assert held is not None and label is not None
+        found = cues.reasons.match(body_of(label))
+        word = found["label"].lower() if found else ""
+        return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {'; '.join(reasons)}")
+
+    for unit in units:
+        if label is not None:
+            if unit.block == label.block and unit.indent > label.indent:
+                if unit.kind == "bullet":
+                    reasons.append(body_of(unit).rstrip(" .;；。"))
+                elif reasons:
+                    reasons[-1] += " " + body_of(unit)
+                continue
+            if reasons:
+                held, label, reasons = given(), None, []
+            else:  # a label with nothing under it: both stand as written
+                held, label = label, None
+        body = body_of(unit)
+        found = cues.reasons.match(body) if unit.kind in ("bullet", "sentence") else None
+        follows = held is not None and unit.indent == held.indent and unit.kind == held.kind
+        if found and follows and held is not None and unit.block - held.block in (0, 1):
+            label, reasons = unit, []
+            if body[found.end() :].strip():
+                reasons.append(body[found.end() :].strip().rstrip(" .;；。"))
+            continue
+        if held is not None:
+            yield held
+        held = unit
+    if label is not None and reasons:
+        held = given()
+    elif label is not None and held is not None:
+        yield held
+        held = label
+    if held is not None:
+        yield held
+
+
 def candidates(
     text: str,
     default: Filing | None,
@@ -683,7 +730,7 @@ def candidates(
     above: list[tuple[int, Filing | None]] = []
     proposed = -1  # the level of a heading naming one of several options, until the next
     options: set[tuple[int, int]] = set()  # (block, indent) of what an option's label holds
-    for unit in labelled_paragraphs(prose_units(text), cues):
+    for unit in with_reasons(labelled_paragraphs(prose_units(text), cues), cues):
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
             if cues.option.search(bare):

@@ -864,3 +864,51 @@ def test_a_line_of_a_form_to_fill_is_no_memory_but_a_rule_naming_a_date_format_i
     found = [c.text for c in capture.mine(Message("assistant", text), text) + capture.finish()]
     assert not any("Implemented X" in t for t in found)
     assert any("`YYYY-MM-DD.md`" in t for t in found)
+
+
+def test_a_decision_and_the_reasons_a_label_under_it_gives_are_one_entry():
+    text = (
+        "### Version Numbering\n"
+        "- **Decision:** Use PEP 440 pre-release suffixes (`1.0.0a5`)\n"
+        "- **Rationale:**\n"
+        "  - Prevents accidental installation of unstable versions\n"
+        "  - Signals the development phase to users\n"
+        "- **Migration Path:** v0.2.2 (old) → v1.0.0a1 (alpha) → v1.0.0 (stable)\n"
+    )
+    found = report(text)
+    assert found[0] == (
+        "decisions",
+        (
+            "Version Numbering: Decision: Use PEP 440 pre-release suffixes (`1.0.0a5`) — "
+            "rationale: Prevents accidental installation of unstable versions; Signals the "
+            "development phase to users"
+        ),
+    )
+    assert not any(t.startswith("Version Numbering: Prevents") for _, t in found)
+    assert len(found) == 2  # the migration path stands alone
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Decision: Moved the cache to Redis.\nWhy: restarts must keep sessions.\n", "why"),
+        ("- Decisão: usar Redis para o cache\n- Motivo: reinícios mantêm as sessões\n", "motivo"),
+        (
+            "- Entscheidung: Redis als Cache\n- Begründung: Neustarts behalten Sitzungen\n",
+            "begründung",
+        ),
+    ],
+)
+def test_a_reason_given_on_its_label_line_joins_the_statement_before_it(text, reason):
+    found = report(text)
+    assert len(found) == 1 and f" — {reason}: " in found[0][1]
+
+
+def test_a_reasons_label_with_nothing_to_follow_or_nothing_under_it_changes_nothing():
+    assert report("- **Rationale:**\n  - Keeps restarts cheap because sessions survive\n") == (
+        report("- **Why:**\n  - Keeps restarts cheap because sessions survive\n")
+    )
+    alone = "- Decided to move the cache to Redis because restarts keep sessions.\n- Why:\n"
+    assert next(t for _, t in report(alone)) == (
+        "Decided to move the cache to Redis because restarts keep sessions."
+    )

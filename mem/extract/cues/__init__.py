@@ -98,6 +98,9 @@ class Cues(NamedTuple):
     # One of several options put forward, by its label: "Option B:", "方案 1：". What it says
     # is a proposal, not what was decided; the choice, once made, is said elsewhere.
     option: tuple[str, ...] = ()
+    # A label that gives the reasons for what was said just before it: "- **Rationale:**"
+    # under "- **Decision:** …", as decision records and agents' session notes write them.
+    reasons: tuple[str, ...] = ()
 
 
 class Compiled(NamedTuple):
@@ -129,6 +132,7 @@ class Compiled(NamedTuple):
     directive: re.Pattern[str]
     unfinished: re.Pattern[str]  # matches a text that ends on one of those words
     option: re.Pattern[str]  # matches a text that opens with an option's label
+    reasons: re.Pattern[str]  # matches a reasons label and its colon; group "label"
 
 
 def tables() -> tuple[Cues, ...]:
@@ -296,6 +300,10 @@ def compiled() -> Compiled:
         ),
         option=re.compile(
             r"^(?:" + "|".join(p for c in languages for p in c.option) + r")\s*(?:[:：.)—–-]|$)",
+            re.IGNORECASE,
+        ),
+        reasons=re.compile(
+            r"^(?P<label>" + "|".join(p for c in languages for p in c.reasons) + r")\s*[:：]\s*",
             re.IGNORECASE,
         ),
     )

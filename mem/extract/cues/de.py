@@ -106,4 +106,5 @@ CUES = Cues(
         r"wie",
     ),
     option=(r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",),
+    reasons=(r"begründung|gründe|grund|warum",),
 )

@@ -593,4 +593,5 @@ CUES = Cues(
         r"following|follows|below|ensure",
     ),
     option=(r"(?:option|alternative|approach|proposal)\s+(?:[A-Z]|\d{1,2}|one|two|three)",),
+    reasons=(r"rationale|reasons?|reasoning|why|motivation|justification",),
 )
