@@ -598,8 +598,13 @@ def untold(heading: str, filing: Filing | None) -> Iterator[Candidate]:
 
 
 UNSIGNALLED_WHY = "a listed fact naming something"
+CHANGE_WHY = "change signal"  # `meaning`'s why for a change made: "Added X to `y`"
 # What files a list item by the list it stands in, not by what it says alone.
 GATHERED = ("its heading", UNSIGNALLED_WHY, "a rule of the person's")
+# Lists bounded to their first UNSIGNALLED_CHUNKS entries: a document's facts that show no
+# signal, and a list of changes made that gives no reason (a change log: the diff and the
+# commits hold it whole; its first items say what the work was).
+BOUNDED = (UNSIGNALLED_WHY, CHANGE_WHY)
 
 
 def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator[Candidate]:
@@ -613,7 +618,7 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     heading = as_context(introduction or heading)
     # A document's facts that show no signal say its context in their first entries; a long
     # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
-    chunks = UNSIGNALLED_CHUNKS if first.why.startswith(UNSIGNALLED_WHY) else len(items)
+    chunks = UNSIGNALLED_CHUNKS if first.why.startswith(BOUNDED) else len(items)
     texts = [item.text.rstrip(" .;；。") for item in items]
     parts: list[str] = []
     for text in texts:
@@ -883,7 +888,8 @@ def candidates(
                 found = None
         if found is None:
             continue
-        if bullet and found.why.startswith(GATHERED) and found.category != "tasks":
+        changed = found.why.startswith(CHANGE_WHY) and not REASON.search(body)
+        if bullet and (found.why.startswith(GATHERED) or changed) and found.category != "tasks":
             introduction = introduced[-1][3] if introduced else ""
             above_it = heading if report else ""
             yield found, (unit.block, found.category, found.kind, introduction, above_it)

@@ -912,3 +912,19 @@ def test_a_reasons_label_with_nothing_to_follow_or_nothing_under_it_changes_noth
     assert next(t for _, t in report(alone)) == (
         "Decided to move the cache to Redis because restarts keep sessions."
     )
+
+
+def test_a_list_of_changes_that_gives_no_reason_is_a_change_log_bounded_to_its_first_entries():
+    items = [
+        f"- Added the `{name}` step to `.github/workflows/lint.yml` for the coverage table"
+        for name in ("permissions", "summary", "comment", "upload", "badge", "cache", "matrix")
+    ]
+    text = "## Implementation\n\n" + "\n".join(items) + "\n"
+    found = report(text)
+    assert len(found) == 2  # what the work was; the diff and the commits hold the rest
+    assert "`permissions`" in found[0][1] and "`summary`" in found[0][1]
+    reasoned = "## Implementation\n\n" + "\n".join(
+        f"- Moved the `{name}` check into `ci.yml` because the hook was too slow"
+        for name in ("lint", "test", "type", "format", "build")
+    )
+    assert len(report(reasoned)) == 5  # a change with its reason is a decision of its own
