@@ -928,3 +928,19 @@ def test_a_list_of_changes_that_gives_no_reason_is_a_change_log_bounded_to_its_f
         for name in ("lint", "test", "type", "format", "build")
     )
     assert len(report(reasoned)) == 5  # a change with its reason is a decision of its own
+
+
+@pytest.mark.parametrize(
+    "label", ["Solution Implemented", "Fix applied", "Solução implementada", "Workaround chosen"]
+)
+def test_the_solution_a_session_note_says_it_implemented_files_its_items_as_decisions(label):
+    text = (
+        "### Phase 2: Event watching bug fix\n"
+        "- **Root Cause:** `eth_newFilter` is blocked by the public endpoint\n"
+        f"- **{label}:**\n"
+        "  - Dual-strategy event watching with automatic fallback\n"
+    )
+    assert any(
+        c == "decisions" and t.endswith(": Dual-strategy event watching with automatic fallback")
+        for c, t in report(text)
+    )

@@ -297,7 +297,7 @@ CUES = Cues(
             r"(?:design\s+|key\s+)?decisions?",
             # "Key Architectural Decisions for Your Review": decisions, whatever words surround
             r"(?:[\w-]+\s+){0,3}decisions(?:\s+[\w-]+){0,4}",
-            r"(?:the\s+)?(?:solution|fix|workaround|resolution)",
+            r"(?:the\s+)?(?:solution|fix|workaround|resolution)(?:\s+(?:implemented|applied|chosen))?",
             r"approach",
             r"trade[- ]offs?",
             r"decision",

@@ -143,7 +143,7 @@ CUES = Cues(
             r"(?:[\w-]+\s+){0,3}decis[oõ]es(?:\s+[\w-]+){0,4}",
             r"abordagem",
             r"corre[cç][aã]o(?:\s+do\s+\w+)?",
-            r"solu[cç][aã]o",
+            r"solu[cç][aã]o(?:\s+(?:implementada|aplicada|escolhida))?",
         ),
         "convention": (
             r"conven[cç][oõ]es",
