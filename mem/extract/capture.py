@@ -21,6 +21,7 @@ HELD_CLAIMS = 100  # the latest claims and tasks a later message may take back
 COMMIT_WHY = "a commit subject the agent wrote"
 CHECKS_WHY = "the commands the session ran to test, lint or build, and that succeeded"
 MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
+DECIDED = ("decision cue", "label")  # the whys of a decision a rule's words state
 PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
 ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
 
@@ -139,11 +140,12 @@ class Capture:
         if message.role == "summary":
             return list(self.from_summary(text))
         if message.role == "thinking":
-            # The way to an answer: what it decides or plans is said again in the answer, if
-            # it holds. A cause it finds in something named ("the stale `bin/so` is picked up
-            # because its folder is on PATH") is often said nowhere else.
+            # The way to an answer: what it plans is said again in the answer, if it holds.
+            # A cause it finds in something named ("the stale `bin/so` is picked up because
+            # its folder is on PATH") and a choice it says it makes ("I'll use SSH signing,
+            # simpler in CI than GPG") are often said nowhere else.
             thought = patterns.extract(text, signals=PROSE_SIGNALS)
-            return [c for c in thought if c.category == "lessons" and patterns.names_cause(c.text)]
+            return [c for c in thought if thought_kept(c)]
         default = None
         if self.asked_why and len(text) <= SHORT_ANSWER:
             default = ("lessons", "lesson")  # the answer to "what went wrong?" explains a cause
@@ -254,6 +256,20 @@ class Capture:
             for check in self.checks
             if check in shortest
         ]
+
+
+def thought_kept(candidate: Candidate) -> bool:
+    """Whether what the agent's thinking says is memory: a lesson that names its cause, or a
+    decision a rule's words state with its reason ("I'll use X since it's simpler than Y");
+    not a bare plan ("I'll use a throwaway key"), nor one filed by its heading or by a change
+    it mentions in passing."""
+    if candidate.category == "lessons":
+        return patterns.names_cause(candidate.text)
+    return (
+        candidate.category == "decisions"
+        and candidate.why.startswith(DECIDED)
+        and patterns.gives_reason(candidate.text)
+    )
 
 
 def origin_of(message: Message, text: str, report: bool) -> str:

@@ -1058,6 +1058,16 @@ def names_cause(text: str) -> bool:
     return bool(STEMS_FROM.search(probe)) or any(pattern.search(probe) for pattern in causes)
 
 
+def gives_reason(text: str) -> bool:
+    """Whether a statement says why, in any language: "since it's simpler", "because",
+    "rather than", "porque", "因为"."""
+    probe = straight(text[:RULE_WINDOW])
+    if REASON.search(probe):
+        return True
+    why = (pattern for pattern, slot, _, _ in compiled().meaning if slot in ("cause", "choice"))
+    return any(pattern.search(probe) for pattern in why)
+
+
 def said_words(text: str, paths: bool = False) -> int:
     """How many words a statement says, a `code span` counting as one and a bare path as none
     ("environment.lua:56-73" says nothing; "Kaolin URL: `https://…`" says three); a quoted

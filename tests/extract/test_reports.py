@@ -944,3 +944,15 @@ def test_the_solution_a_session_note_says_it_implemented_files_its_items_as_deci
         c == "decisions" and t.endswith(": Dual-strategy event watching with automatic fallback")
         for c, t in report(text)
     )
+
+
+def test_a_choice_the_agents_thinking_states_is_kept_a_plan_or_a_passing_change_is_not():
+    capture = Capture()
+    thought = (
+        "For testing, I'll use SSH signing with a throwaway key since it's simpler in CI "
+        "than GPG. Now I need to read `signing.go` to see the callers. The config was updated "
+        "in the last step."
+    )
+    found = [(c.category, c.text) for c in capture.mine(Message("thinking", thought), thought)]
+    choice = "For testing, I'll use SSH signing with a throwaway key since it's simpler in CI "
+    assert found == [("decisions", choice + "than GPG.")]
