@@ -76,6 +76,9 @@ class Unit(NamedTuple):
     block: int  # units of one paragraph, or of one unbroken list, share a block
     in_bullet: bool = False  # a later sentence of a list item
     in_table: bool = False  # a table's row, its cells joined as a list item's words
+    # A sentence of a paragraph whose every line is a statement of its own ("Findings" and
+    # the lines under it, as a pasted issue keeps a list that lost its markers).
+    own_line: bool = False
 
 
 Filing = tuple[str, str]  # (category, kind); ("", "") files nothing; NEXT_STEP marks next steps
@@ -422,10 +425,11 @@ def prose_units(text: str) -> Iterator[Unit]:
                     yield Unit(sentence, "sentence", bullet_indent, block, True)
         if paragraph:
             joined = " ".join(part.strip() for part in paragraph)
+            listed = len(paragraph) > 1 and all(map(is_statement_line, paragraph))
             paragraph.clear()
             block += 1
             for sentence in sentences(joined, cues):
-                yield Unit(sentence, "sentence", -1, block)
+                yield Unit(sentence, "sentence", -1, block, own_line=listed)
         label_open = False
 
     def end_list() -> None:
@@ -499,6 +503,13 @@ def prose_units(text: str) -> Iterator[Unit]:
         paragraph.append(line)
         label_open = label_open or is_label
     yield from flush()
+
+
+def is_statement_line(line: str) -> bool:
+    """Whether a line of a paragraph is a statement of its own: it opens as a sentence does
+    and ends as one does (a hard-wrapped sentence's lines do not)."""
+    stripped = line.strip()
+    return stripped[:1].isupper() and stripped.endswith((".", "!", "。", "！"))
 
 
 def heading_level(line: str) -> int:
@@ -841,7 +852,7 @@ def candidates(
         # A heading or an introducing line files the list items under it, and the opening
         # sentence of the paragraph that follows; later prose (often a general explanation)
         # needs cues of its own.
-        prose = unit.kind == "sentence" and not unit.in_bullet
+        prose = unit.kind == "sentence" and not unit.in_bullet and not unit.own_line
         if prose and not (opens_block and (introduced or unit.block == section_block)):
             filing = None
         found = classify(body, cues)
@@ -870,7 +881,7 @@ def candidates(
             and filing is not None
             and filing[0]
             and not is_narration(body, cues)
-            and said_words(body) >= LISTED_WORDS
+            and said_words(body) >= (STATEMENT_MIN_WORDS if unit.own_line else LISTED_WORDS)
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
         ):
             where = "the answer to 'what went wrong?'" if filing == default else "its heading"

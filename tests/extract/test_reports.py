@@ -956,3 +956,25 @@ def test_a_choice_the_agents_thinking_states_is_kept_a_plan_or_a_passing_change_
     found = [(c.category, c.text) for c in capture.mine(Message("thinking", thought), thought)]
     choice = "For testing, I'll use SSH signing with a throwaway key since it's simpler in CI "
     assert found == [("decisions", choice + "than GPG.")]
+
+
+def test_an_issues_lines_under_a_heading_are_its_items_though_they_lost_their_markers():
+    issue = (
+        "Improve the Windows test flakiness, on a best effort basis.\n\n"
+        "Findings\n"
+        "The failed cleanup left the demo extension installed in shared user configuration.\n"
+        "Later tests then received an unexpected warning from that extension and hung.\n\n"
+        "Expected behavior\n"
+        "Extension cleanup should tolerate transient Windows file locks without sleeps.\n"
+        "Functional tests that modify extensions should use isolated state for later tests.\n"
+    )
+    found = [c.text for c in patterns.extract(issue, report=True, person=True)]
+    for line in issue.splitlines()[3:5] + issue.splitlines()[7:9]:
+        assert any(line.rstrip(".") in t for t in found), line
+    wrapped = (  # a hard-wrapped paragraph's lines are one statement: only its opening is filed
+        "Findings\n"
+        "The failed cleanup left the demo extension installed in the\n"
+        "shared user configuration. The tests later hung on its warning because\n"
+        "they ran against the same user folder.\n"
+    )
+    assert all(u.own_line is False for u in patterns.prose_units(wrapped))
