@@ -22,7 +22,7 @@ COMMIT_WHY = "a commit subject the agent wrote"
 CHECKS_WHY = "the commands the session ran to test, lint or build, and that succeeded"
 MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
 DECIDED = ("decision cue", "label")  # the whys of a decision a rule's words state
-PROSE_SIGNALS = frozenset({"cause"})  # what prose on the way keeps by meaning alone
+PROSE_SIGNALS = frozenset({"cause", "choice"})  # what prose on the way keeps by meaning alone
 ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
 
 

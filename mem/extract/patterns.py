@@ -888,6 +888,8 @@ def candidates(
             found = Candidate(filing[0], filing[1], cap(body), why=where)
         if found is None and signals and not report and is_statement(body, cues):
             found = meaning(body, cues, listed=False, slots=signals)
+            if found is not None and found.why.startswith("choice") and not REASON.search(body):
+                found = None  # on the way, a choice stands with its reason: "…to keep X"
         if found is None and report and is_statement(body, cues):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)

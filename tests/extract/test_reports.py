@@ -978,3 +978,17 @@ def test_an_issues_lines_under_a_heading_are_its_items_though_they_lost_their_ma
         "they ran against the same user folder.\n"
     )
     assert all(u.own_line is False for u in patterns.prose_units(wrapped))
+
+
+def test_a_choice_the_agent_states_on_the_way_is_kept_with_its_reason_only():
+    def on_the_way(said: str) -> list[tuple[str, str]]:
+        steps = [
+            Message("user", "Format the changed files."),
+            Message("assistant", said),
+            Message("assistant", "Formatted `record.go` with golines; the build passes again."),
+        ]
+        return [(c.category, c.text) for c in session(Capture(), steps) if c.text in said]
+
+    said = "These are pre-existing lines over the limit. Reverting them to keep the diff surgical."
+    assert on_the_way(said) == [("decisions", "Reverting them to keep the diff surgical.")]
+    assert on_the_way("Revert those again before the commit lands on the branch.") == []
