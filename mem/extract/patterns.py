@@ -626,7 +626,10 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     if len(items) == 1:
         yield under_heading(first, heading)
         return
-    heading = as_context(introduction or heading)
+    # A line the list finishes ("…and should either:") stays before its items, however long:
+    # they do not stand without it ("Be removed or commented out").
+    finished = bool(introduction) and bool(compiled().unfinished.search(introduction))
+    heading = introduction if finished else as_context(introduction or heading)
     # A document's facts that show no signal say its context in their first entries; a long
     # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
     chunks = UNSIGNALLED_CHUNKS if first.why.startswith(BOUNDED) else len(items)
@@ -820,8 +823,12 @@ def candidates(
             body = capitalised(body[lead.end() :])
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
+            words = body.rstrip(":： ")
+            # A line its list finishes ("…are jarring and should either:") introduces the
+            # items under it in the section's filing: they do not stand without it.
+            if filing is None and report and cues.unfinished.search(words):
+                filing = section
             if filing is not None:
-                words = body.rstrip(":： ")
                 if unit.kind == "bullet":
                     introduced.append((unit.block, unit.indent, filing, words))
                 else:

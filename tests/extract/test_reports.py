@@ -992,3 +992,22 @@ def test_a_choice_the_agent_states_on_the_way_is_kept_with_its_reason_only():
     said = "These are pre-existing lines over the limit. Reverting them to keep the diff surgical."
     assert on_the_way(said) == [("decisions", "Reverting them to keep the diff surgical.")]
     assert on_the_way("Revert those again before the commit lands on the branch.") == []
+
+
+@pytest.mark.parametrize(
+    ("introduction", "items"),
+    [
+        (
+            "These loud color pairs (green on red, blue on green) are jarring and should either",
+            ["Be defined properly with no background", "Be removed or commented out"],
+        ),
+        (
+            "Diese grellen Kombinationen (grün auf rot) sind visuell störend und sollten entweder",
+            ["Korrekt definiert werden (ohne Hintergrund)", "Entfernt oder auskommentiert werden"],
+        ),
+    ],
+)
+def test_a_list_that_finishes_the_line_before_it_is_kept_with_that_line(introduction, items):
+    text = "## Problems\n\n" + introduction + ":\n" + "".join(f"  - {item}\n" for item in items)
+    found = [t for _, t in report(text)]
+    assert found == [f"{introduction}: {items[0]}; {items[1]}"]

@@ -103,7 +103,7 @@ CUES = Cues(
     ),
     unfinished=(
         r"der|die|das|den|dem|des|ein|eine|einen|und|oder|mit|für|von|zu|auf|an|bei|dass|als",
-        r"wie",
+        r"wie|entweder",
     ),
     option=(r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",),
     reasons=(r"begründung|gründe|grund|warum",),

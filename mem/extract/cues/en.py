@@ -590,7 +590,7 @@ CUES = Cues(
         r"to|the|a|an|and|or|of|with|for|by|from|into|in|on|at|as|than|that|which|via|using",
         r"should|would|could|will|can|must|may|might|shall",
         r"we|my|our|your|their|its|this|these|such|including|like",
-        r"following|follows|below|ensure",
+        r"following|follows|below|ensure|either",
     ),
     option=(r"(?:option|alternative|approach|proposal)\s+(?:[A-Z]|\d{1,2}|one|two|three)",),
     reasons=(r"rationale|reasons?|reasoning|why|motivation|justification",),
