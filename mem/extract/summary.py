@@ -37,7 +37,10 @@ SUMMARY_LINE = re.compile(
 SUMMARY_HEADING = re.compile(
     r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"
     r"|(?:here's\s+)?(?:a\s+)?summary\s+of\s+(?:what|the\s+changes)"
-    r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated))\b",
+    r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated))\b"
+    # What the work made, by its heading: "Core Components Created", "Features Implemented"
+    r"|^(?!files?\b)(?:[\w+-]+\s+){0,3}(?:components?|features?|changes?|fix(?:es)?|modules?"
+    r"|services?|endpoints?)\s+(?:created|built|implemented|added|delivered|made)\s*$",
     re.IGNORECASE,
 )
 SUMMED_ITEMS = 3
@@ -339,7 +342,7 @@ def summed_up(text: str) -> str:
             # its items were to finish.
             bare = compiled().unfinished.sub("", bare).rstrip(" ,;")
         if unit.indent == under and len(bare.split()) >= UNFINISHED_KEPT:
-            items.append(bare)
+            items.append(bare.rstrip(" .;；。"))
         if len(items) == SUMMED_ITEMS:
             break
     return cap("; ".join(items))

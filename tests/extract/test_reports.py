@@ -1011,3 +1011,22 @@ def test_a_list_that_finishes_the_line_before_it_is_kept_with_that_line(introduc
     text = "## Problems\n\n" + introduction + ":\n" + "".join(f"  - {item}\n" for item in items)
     found = [t for _, t in report(text)]
     assert found == [f"{introduction}: {items[0]}; {items[1]}"]
+
+
+def test_the_handoffs_what_is_what_a_report_lists_under_what_the_work_made():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "I have completed building the entire career operating system.\n\n"
+            "### Core Components Created:\n"
+            "- **Django REST Backend**: JWT authentication and a resume parser.\n"
+            "- **Chrome Extension**: scrapes jobs and maps forms for autofill.\n\n"
+            "### Files Modified:\n- `app.py`\n",
+        ),
+        [],
+    )
+    assert summary.what == (
+        "Django REST Backend: JWT authentication and a resume parser; Chrome Extension: scrapes "
+        "jobs and maps forms for autofill"
+    )
