@@ -37,7 +37,8 @@ SUMMARY_LINE = re.compile(
 SUMMARY_HEADING = re.compile(
     r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"
     r"|(?:here's\s+)?(?:a\s+)?summary\s+of\s+(?:what|the\s+changes)"
-    r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated))\b"
+    r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated)"
+    r"|tl;?\s?dr|quick\s+context(?:\s+recovery)?|key\s+(?:takeaways|points))\b"
     # What the work made, by its heading: "Core Components Created", "Features Implemented"
     r"|^(?!files?\b)(?:[\w+-]+\s+){0,3}(?:components?|features?|changes?|fix(?:es)?|modules?"
     r"|services?|endpoints?)\s+(?:created|built|implemented|added|delivered|made)\s*$",

@@ -1030,3 +1030,20 @@ def test_the_handoffs_what_is_what_a_report_lists_under_what_the_work_made():
         "Django REST Backend: JWT authentication and a resume parser; Chrome Extension: scrapes "
         "jobs and maps forms for autofill"
     )
+
+
+@pytest.mark.parametrize(
+    "heading", ["### Quick Context Recovery", "## TL;DR", "**Key takeaways:**"]
+)
+def test_the_handoffs_what_is_what_session_notes_give_as_their_quick_context(heading):
+    summary = SessionSummary()
+    notes = (
+        "## Phase 3: Version management\n\n- Created the v0.2.2 tag to preserve the old SDK.\n\n"
+        f"{heading}\n- Event watching now falls back to log polling on public RPCs\n"
+        "- Query tests are scaffolded but empty\n"
+    )
+    summary.take(Message("assistant", notes), [])
+    assert summary.what == (
+        "Event watching now falls back to log polling on public RPCs; Query tests are "
+        "scaffolded but empty"
+    )
