@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from mem.extract import patterns
-from mem.extract.checks import kind_of
+from mem.extract.checks import is_toolchain_default, kind_of
 from mem.extract.formats import Message
 from mem.extract.patterns import Candidate
 
@@ -250,10 +250,14 @@ class Capture:
         session checks its work ("Tests: `mise run test`"): the most general few, in the
         order they were run. Each is said the same way whenever it is run, so a transcript
         committed again as it grows keeps each once, and another session's run reinforces it."""
-        shortest = sorted(self.checks, key=len)[:MAX_CHECKS]
+        # A project's own scripts say how it is checked; beside them, the toolchain's default
+        # commands (`go build ./...`) say what any project of its language would run.
+        checks = [check for check in self.checks if not is_toolchain_default(check)]
+        checks = checks or self.checks
+        shortest = sorted(checks, key=len)[:MAX_CHECKS]
         return [
             Candidate("facts", "fact", f"{kind_of(check)}: `{check}`", why=CHECKS_WHY)
-            for check in self.checks
+            for check in checks
             if check in shortest
         ]
 

@@ -38,6 +38,11 @@ RUNNERS = names(
     " python python3 py gradle gradlew mvn mvnw dotnet swift mix zig deno rake bundle bazel"
     " bazelisk flutter dart composer sbt lein stack cabal turbo nx"
 )
+# Runners that are a language's own toolchain: `go test ./...` is how every Go project is
+# checked, where `make lint` or `npm run test:unit` is how this one is.
+TOOLCHAINS = names(
+    "cargo go dotnet swift mix zig deno dart flutter stack cabal sbt lein python python3 py"
+)
 # A runner's subcommands that set the project up rather than check it (`npm install jest`).
 SETUP = names("install i add remove uninstall upgrade update ci init create")
 # Options that ask about the tool or keep it running: no check is done and over.
@@ -181,3 +186,11 @@ def background(command: str, index: int) -> bool:
         and command[index - 1 : index] != ">"
         and command[index + 1 : index + 2] not in (">", "&")
     )
+
+
+def is_toolchain_default(check: str) -> bool:
+    """Whether a check is its language toolchain's own command (`go build ./...`, `cargo
+    test`), which every project of that language shares, rather than the project's script or
+    a tool it configures (`mise run test`, `npm run lint`, `npx tsc --noEmit`)."""
+    program = check.split(" ", 1)[0].rsplit("/", 1)[-1]
+    return program in TOOLCHAINS and not (program.startswith("py") and " -m " in f" {check} ")

@@ -210,6 +210,25 @@ def test_a_sessions_checks_are_facts_at_its_end_the_most_general_said_once_each(
     assert Capture().finish() == []  # no checks run: no such fact
 
 
+def checks_kept(runs: list[tuple[str, ...]]) -> list[str]:
+    capture = Capture()
+    for checks in runs:
+        capture.mine(Message("assistant", checks=checks), "")
+    return [c.text for c in capture.finish() if c.why == CHECKS_WHY]
+
+
+def test_a_toolchains_own_command_is_kept_only_when_the_project_shows_no_script_of_its_own():
+    runs = [("go build ./...",), ("make lint",), ("go test ./...", "python -m pytest -q")]
+    assert checks_kept(runs) == ["Lint: `make lint`", "Tests: `python -m pytest -q`"]
+    assert checks_kept([("go build ./...", "go test ./...")]) == [
+        "Build: `go build ./...`",
+        "Tests: `go test ./...`",
+    ]
+    assert checks_kept([("cargo clippy",), ("npx tsc --noEmit",)]) == [
+        "Type check: `npx tsc --noEmit`"
+    ]
+
+
 def test_a_failed_or_declined_call_checked_nothing():
     span = {
         "name": "tool",
