@@ -42,6 +42,19 @@ def test_chinese_sentences_end_without_spaces_and_a_why_heading_files_a_lesson()
     assert patterns.sentences("第一句。第二句！第三句？") == ["第一句。", "第二句！", "第三句？"]
 
 
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [
+        ("If a stem exists (e.g. Pi `deploy`), it is synced. Next.", 2),
+        ("Chose Redis vs. Postgres for the cache. Done.", 2),
+        ("Nutze z.B. Redis für den Cache. Fertig.", 2),
+        ("It works. E.g. Foo is fine too.", 2),  # a sentence may open with one
+    ],
+)
+def test_an_abbreviations_full_stop_ends_no_sentence(text, split):
+    assert len(patterns.sentences(text)) == split
+
+
 def test_portuguese_headings_and_cues_work_like_english_ones():
     text = "## Pendências\n\n- Rodar a suíte E2E completa de novo\n\nO problema era o fuso do CI."
     assert found(text) == [

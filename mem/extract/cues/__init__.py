@@ -135,6 +135,25 @@ class Compiled(NamedTuple):
     reasons: re.Pattern[str]  # matches a reasons label and its colon; group "label"
 
 
+# Abbreviations a full stop ends without ending the sentence, each a fixed-width lookbehind.
+ABBREVIATIONS = "".join(
+    rf"(?<!\b{re.escape(word)})"
+    for word in (
+        "e.g.",
+        "E.g.",
+        "i.e.",
+        "I.e.",
+        "vs.",
+        "cf.",
+        "z.B.",
+        "d.h.",
+        "u.a.",
+        "bzw.",
+        "ca.",
+    )
+)
+
+
 def tables() -> tuple[Cues, ...]:
     from mem.extract.cues import de, en, ja, pt, zh
 
@@ -255,9 +274,11 @@ def compiled() -> Compiled:
     # A full stop ends a sentence before a capital ("e.g. `uv`" goes on); a question or an
     # exclamation mark ends one whatever follows, since people type prompts in lower case.
     # A number that counts items ("Next step: 1. Rebuild") ends no sentence.
+    # Nor does an abbreviation's ("(e.g. Pi `deploy`)", "z.B. Redis", "vs. Postgres").
     sentence_end = (
-        r"(?<=[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])"
-        r"|(?<=[!?])\s+(?=[a-zà-ý])"
+        r"(?<=[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)"
+        + ABBREVIATIONS
+        + r"\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])\s+(?=[a-zà-ý])"
     )
     if ends:
         sentence_end += rf"|(?<=[{re.escape(ends)}])\s*(?=\S)"
