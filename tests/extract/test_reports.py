@@ -1047,3 +1047,16 @@ def test_the_handoffs_what_is_what_session_notes_give_as_their_quick_context(hea
         "Event watching now falls back to log polling on public RPCs; Query tests are "
         "scaffolded but empty"
     )
+
+
+def test_a_problem_and_the_root_cause_a_label_right_after_it_gives_are_one_lesson():
+    text = (
+        "### Phase 2: Event watching bug fix\n"
+        "- **Issue:** Tests failing on the public testnet with 403 Forbidden errors\n"
+        "- **Root Cause:** `eth_newFilter` is blocked by the public RPC endpoint\n"
+    )
+    assert [c for c, _ in report(text)] == ["lessons"]
+    assert report(text)[0][1].endswith(
+        "Issue: Tests failing on the public testnet with 403 Forbidden errors — root cause: "
+        "`eth_newFilter` is blocked by the public RPC endpoint"
+    )

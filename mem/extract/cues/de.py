@@ -106,5 +106,5 @@ CUES = Cues(
         r"wie|entweder",
     ),
     option=(r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",),
-    reasons=(r"begründung|gründe|grund|warum",),
+    reasons=(r"begründung|gründe|grund|warum|ursache",),
 )

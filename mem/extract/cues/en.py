@@ -593,5 +593,5 @@ CUES = Cues(
         r"following|follows|below|ensure|either",
     ),
     option=(r"(?:option|alternative|approach|proposal)\s+(?:[A-Z]|\d{1,2}|one|two|three)",),
-    reasons=(r"rationale|reasons?|reasoning|why|motivation|justification",),
+    reasons=(r"rationale|reasons?|reasoning|why|motivation|justification|root\s+cause|cause",),
 )

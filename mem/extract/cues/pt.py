@@ -285,5 +285,5 @@ CUES = Cues(
         r"deve|devemos|vou|vamos|como|incluindo",
     ),
     option=(r"(?:op[cç][aã]o|alternativa|abordagem|proposta)\s+(?:[A-Z]|\d{1,2})",),
-    reasons=(r"justificativa|motivos?|raz[aã]o|raz[oõ]es|porqu[eê]",),
+    reasons=(r"justificativa|motivos?|raz[aã]o|raz[oõ]es|porqu[eê]|causa(?:\s+raiz)?",),
 )
