@@ -706,8 +706,10 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
                 held, label, reasons = given(), None, []
             else:  # a label with nothing under it: both stand as written
                 held, label = label, None
-        body = body_of(unit)
-        found = cues.reasons.match(body) if unit.kind in ("bullet", "sentence") else None
+        # A label ends in a colon: most units have none, and their words need not be read.
+        labelled = unit.kind in ("bullet", "sentence") and ("：" in unit.text or ":" in unit.text)
+        body = body_of(unit) if labelled else ""
+        found = cues.reasons.match(body) if labelled else None
         follows = held is not None and unit.indent == held.indent and unit.kind == held.kind
         if found and follows and held is not None and unit.block - held.block in (0, 1):
             label, reasons = unit, []
@@ -802,7 +804,8 @@ def candidates(
             or any(block == unit.block and indent < unit.indent for block, indent in options)
         ):
             continue
-        if cues.option.search(body_of(unit)):
+        plain = body_of(unit)
+        if cues.option.search(plain):
             options.add(
                 (unit.block, unit.indent) if unit.kind == "bullet" else (unit.block + 1, -1)
             )
@@ -818,7 +821,7 @@ def candidates(
             if block == unit.block and (indent < unit.indent or (indent == -1))
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
-        body = INTERJECTION.sub("", body_of(unit)) if report else body_of(unit)
+        body = INTERJECTION.sub("", plain) if report else plain
         if lead := FINDING_LEAD.match(straight(body)):
             body = capitalised(body[lead.end() :])
         if body.endswith((":", "：")):
