@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from mem.extract.cues import Compiled, compiled
+from mem.extract.cues import Compiled, Lowered, compiled, lowered
 from mem.text import cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
@@ -1191,29 +1191,37 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
     probe = straight(sentence[:RULE_WINDOW])
     if WORD_CHAR.match(sentence, RULE_WINDOW):
         probe = LAST_WORD.sub("", probe)  # not half a word: "use" of "useful" is no cue
+    # The rules read the lowercased probe with the patterns `lowered()` compiled for it (a
+    # character whose lower case is longer, "İ", leaves the probe as written and the patterns
+    # as compiled): the spans found are the probe's own.
+    text = probe.lower()
+    rules: Compiled | Lowered = lowered() if len(text) == len(probe) else cues
+    if rules is cues:
+        text = probe
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.
-    if cues.note_about_self.search(probe):
+    if rules.note_about_self.search(text):
         return None
-    for pattern, slot, category, kind in cues.lead_ins:
-        if found := pattern.search(probe):
-            why = f"label {quoted(found[0])}"
+    for pattern, slot, category, kind in rules.lead_ins:
+        if found := pattern.search(text):
+            why = f"label {quoted(probe[found.start() : found.end()])}"
             if slot == "warning" and facts_rule(probe[found.end() :].strip(), cues):
                 # "Heads-up: X lives in Y"
                 return Candidate("facts", "convention", cap(sentence), why=why)
             return filed(category, kind, sentence, cues, why)
-    if cues.narration.search(probe) and not cues.decided_in_passing.search(probe):
+    if rules.narration.search(text) and not rules.decided_in_passing.search(text):
         return None
     if WORKFLOW_STEP.search(probe) and not REASON.search(probe):
         return None  # "Created and switched to `codex/x`": a step, whatever cue it holds
-    if cues.general.search(probe) and not cues.specific.search(probe):
+    if rules.general.search(text) and not rules.specific.search(text):
         return None
-    if cues.hedge.search(probe):
+    if rules.hedge.search(text):
         return None  # a guess on the way, not what was found
-    for pattern, slot, category, kind in cues.rules:
-        if found := pattern.search(probe):
+    for pattern, slot, category, kind in rules.rules:
+        if found := pattern.search(text):
             if category == "tasks" and UNDER_WAY.search(probe):
                 return None  # "…still needs the option; I'm patching that": not left open
-            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(found[0])}")
+            cue = probe[found.start() : found.end()]
+            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(cue)}")
     return None
 
 

@@ -64,3 +64,41 @@ def test_a_branch_that_may_start_with_a_non_letter_keeps_its_word_boundary():
     assert cues.either([r"\b(?:we|'ll)\s+use\s+\S+\s+instead\s+of\b"]).search(
         "They'll use pnpm instead of npm."
     )
+
+
+def lowered_pairs() -> list[tuple[str, re.Pattern[str], re.Pattern[str]]]:
+    plain, low = cues.compiled(), cues.lowered()
+    pairs = [
+        (name, getattr(plain, name), getattr(low, name))
+        for name in ("note_about_self", "narration", "decided_in_passing", "general", "specific")
+    ]
+    pairs.append(("hedge", plain.hedge, low.hedge))
+    for field in ("lead_ins", "rules"):
+        for (pattern, slot, _, _), (twin, _, _, _) in zip(
+            getattr(plain, field), getattr(low, field), strict=True
+        ):
+            pairs.append((f"{field}/{slot}", pattern, twin))
+    return pairs
+
+
+def test_the_lowered_patterns_find_on_lowercased_text_the_spans_the_cues_find_as_written():
+    texts = sentences() + ["DECIDED TO USE Redis", "Root Cause: the CACHE", "İstanbul used X"]
+    for name, pattern, twin in lowered_pairs():
+        for text in texts:
+            lower = text.lower()
+            if len(lower) != len(text):
+                continue  # classify reads such a text with the patterns as compiled
+            found, again = pattern.search(text), twin.search(lower)
+            assert (found and found.span()) == (again and again.span()), (name, text)
+
+
+@pytest.mark.parametrize(
+    ("source", "lowered"),
+    [
+        (r"\bDecided\s+To\b", r"\bdecided\s+to\b"),
+        (r"(?P<label>Why)\S+\W\B[A-Z]", r"(?P<label>why)\S+\W\B[a-z]"),
+        (r"^TODO:\s", r"^todo:\s"),
+    ],
+)
+def test_a_lowered_source_keeps_its_escapes_and_group_names(source, lowered):
+    assert cues.lower_source(source) == lowered

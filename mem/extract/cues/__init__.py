@@ -250,6 +250,62 @@ def within(names: list[str]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(names) + r")(?!\w)", re.IGNORECASE)
 
 
+class Lowered(NamedTuple):
+    """The patterns `classify` tries on every sentence, compiled for text already lowercased
+    and without IGNORECASE: the same matches, a third faster, since the engine passes over an
+    alternative whose first letter differs only when it compares letters as they are."""
+
+    note_about_self: re.Pattern[str]
+    lead_ins: tuple[tuple[re.Pattern[str], str, str, str], ...]
+    narration: re.Pattern[str]
+    decided_in_passing: re.Pattern[str]
+    general: re.Pattern[str]
+    specific: re.Pattern[str]
+    hedge: re.Pattern[str]
+    rules: tuple[tuple[re.Pattern[str], str, str, str], ...]
+
+
+@cache
+def lowered() -> Lowered:
+    """`compiled()`'s patterns that `Lowered` names, for lowercased text."""
+    cues = compiled()
+
+    def low(pattern: re.Pattern[str]) -> re.Pattern[str]:
+        return re.compile(lower_source(pattern.pattern), pattern.flags & ~re.IGNORECASE)
+
+    return Lowered(
+        note_about_self=low(cues.note_about_self),
+        lead_ins=tuple((low(p), slot, cat, kind) for p, slot, cat, kind in cues.lead_ins),
+        narration=low(cues.narration),
+        decided_in_passing=low(cues.decided_in_passing),
+        general=low(cues.general),
+        specific=low(cues.specific),
+        hedge=low(cues.hedge),
+        rules=tuple((low(p), slot, cat, kind) for p, slot, cat, kind in cues.rules),
+    )
+
+
+def lower_source(pattern: str) -> str:
+    """A pattern's source with its letters in lower case, escapes (`\\S`, `\\B`) and group
+    names kept as written: on lowercased text it matches where the source matched, ignoring
+    case, on the text as written."""
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            out.append(pattern[index : index + 2])
+            index += 2
+        elif pattern.startswith("(?P<", index):
+            end = pattern.index(">", index) + 1
+            out.append(pattern[index:end])
+            index = end
+        else:
+            out.append(char.lower())
+            index += 1
+    return "".join(out)
+
+
 @cache
 def compiled() -> Compiled:
     """Every language's cues joined into one pattern per slot."""
