@@ -38,11 +38,23 @@ RUNNERS = names(
     " python python3 py gradle gradlew mvn mvnw dotnet swift mix zig deno rake bundle bazel"
     " bazelisk flutter dart composer sbt lein stack cabal turbo nx"
 )
-# Runners that are a language's own toolchain: `go test ./...` is how every Go project is
-# checked, where `make lint` or `npm run test:unit` is how this one is.
-TOOLCHAINS = names(
-    "cargo go dotnet swift mix zig deno dart flutter stack cabal sbt lein python python3 py"
-)
+# A language toolchain's own checks: `go test ./...` is how every Go project is checked, where
+# `make lint`, `npm run test:unit`, `python manage.py test` or `deno task check` is how this one is.
+TOOLCHAIN_CHECKS = {
+    "go": names("test build vet fmt"),
+    "cargo": names("test build check clippy fmt"),
+    "dotnet": names("test build format"),
+    "swift": names("test build"),
+    "zig": names("build test"),
+    "deno": names("test lint fmt check"),
+    "dart": names("test analyze format"),
+    "flutter": names("test analyze"),
+    "mix": names("test format compile"),
+    "stack": names("test build"),
+    "cabal": names("test build"),
+    "sbt": names("test compile"),
+    "lein": names("test"),
+}
 # A runner's subcommands that set the project up rather than check it (`npm install jest`).
 SETUP = names("install i add remove uninstall upgrade update ci init create")
 # Options that ask about the tool or keep it running: no check is done and over.
@@ -191,6 +203,6 @@ def background(command: str, index: int) -> bool:
 def is_toolchain_default(check: str) -> bool:
     """Whether a check is its language toolchain's own command (`go build ./...`, `cargo
     test`), which every project of that language shares, rather than the project's script or
-    a tool it configures (`mise run test`, `npm run lint`, `npx tsc --noEmit`)."""
-    program = check.split(" ", 1)[0].rsplit("/", 1)[-1]
-    return program in TOOLCHAINS and not (program.startswith("py") and " -m " in f" {check} ")
+    a tool it configures (`mise run test`, `npm run lint`, `npx tsc --noEmit`, `mix check`)."""
+    program, *rest = check.split()
+    return bool(rest) and rest[0] in TOOLCHAIN_CHECKS.get(program.rsplit("/", 1)[-1], ())

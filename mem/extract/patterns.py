@@ -100,6 +100,11 @@ REASON = re.compile(
     r"|prefer\w*|over|not)\b",
     re.IGNORECASE,
 )
+# The words that give a reason, of REASON's: not its "not" or "over", which also negate or compare.
+BECAUSE = re.compile(
+    r"\b(?:so\s+that|so|because|since|instead\s+of|rather\s+than|to\s+avoid|to\s+keep)\b",
+    re.IGNORECASE,
+)
 LABEL_LINE = re.compile(r"^\W{0,3}[A-Z][\w/]*(?:[ -][\w/]+){0,3}\s*:\s+\S")
 NUMBERED_HEADING = re.compile(r"^\d+(?:\.\d+)+\.?\s+[^\W\d_][^!?:]{2,80}(?<![.!?:])$")
 # "2. KNOWN BUGS", "HIGH (Bugs/Functionality)": capitals, maybe numbered, maybe a gloss after.
@@ -626,10 +631,13 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     if len(items) == 1:
         yield under_heading(first, heading)
         return
-    # A line the list finishes ("…and should either:") stays before its items, however long:
-    # they do not stand without it ("Be removed or commented out").
+    # A line the list finishes ("…and should either:") stays before its items however long,
+    # cut to half an entry so that they still show: they do not stand without it ("Be removed
+    # or commented out").
     finished = bool(introduction) and bool(compiled().unfinished.search(introduction))
-    heading = introduction if finished else as_context(introduction or heading)
+    heading = (
+        cut_words(introduction, MAX_CHARS // 2) if finished else as_context(introduction or heading)
+    )
     # A document's facts that show no signal say its context in their first entries; a long
     # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
     chunks = UNSIGNALLED_CHUNKS if first.why.startswith(BOUNDED) else len(items)
@@ -654,6 +662,13 @@ def headed(heading: str, parts: list[str]) -> str:
 
 
 LABEL_COLON = re.compile(r"^[^.!?]{1,40}[:：]")  # "Tip:", "**Root cause**:", "Dica:"
+LINES_LIST = -2  # an option line's scope: the list of the block after it, at any indent
+# A heading that concludes a comparison of options: what follows it is what was chosen.
+CONCLUSION = re.compile(
+    r"^(?:recommend\w*|conclusion|verdict|decision|chosen|choice|summary|recomenda\w*|conclus[aã]o"
+    r"|empfehlung|fazit|结论|推荐|結論|推奨)\b",
+    re.IGNORECASE,
+)
 
 
 def labelled_paragraphs(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
@@ -692,15 +707,18 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
         assert held is not None and label is not None
         found = cues.reasons.match(body_of(label))
         word = found["label"].lower() if found else ""
-        return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {'; '.join(reasons)}")
+        said = "; ".join(reason.rstrip(" .;；。") for reason in reasons)
+        return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {said}")
 
     for unit in units:
         if label is not None:
-            if unit.block == label.block and unit.indent > label.indent:
-                if unit.kind == "bullet":
-                    reasons.append(body_of(unit).rstrip(" .;；。"))
-                elif reasons:
-                    reasons[-1] += " " + body_of(unit)
+            nested = unit.block == label.block and unit.indent > label.indent
+            goes_on = unit.in_bullet and unit.block == label.block and unit.indent == label.indent
+            if nested or goes_on:
+                if unit.kind == "bullet" or not reasons:
+                    reasons.append(body_of(unit))
+                else:
+                    reasons[-1] += " " + body_of(unit)  # a later sentence of the same reason
                 continue
             if reasons:
                 held, label, reasons = given(), None, []
@@ -710,11 +728,25 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
         labelled = unit.kind in ("bullet", "sentence") and ("：" in unit.text or ":" in unit.text)
         body = body_of(unit) if labelled else ""
         found = cues.reasons.match(body) if labelled else None
-        follows = held is not None and unit.indent == held.indent and unit.kind == held.kind
-        if found and follows and held is not None and unit.block - held.block in (0, 1):
+        # The statement the reasons are for: an item of the same list, or a labelled line
+        # ("Decision: …", "Issue: …") just before; not whatever prose happens to precede.
+        follows = (
+            held is not None
+            and unit.indent == held.indent
+            and unit.kind == held.kind
+            and (
+                (unit.kind == "bullet" and unit.block == held.block)
+                or (
+                    unit.kind == "sentence"
+                    and unit.block - held.block in (0, 1)
+                    and bool(LABEL_COLON.match(body_of(held)))
+                )
+            )
+        )
+        if found and follows and held is not None:
             label, reasons = unit, []
             if body[found.end() :].strip():
-                reasons.append(body[found.end() :].strip().rstrip(" .;；。"))
+                reasons.append(body[found.end() :].strip())
             continue
         if held is not None:
             yield held
@@ -750,15 +782,17 @@ def candidates(
     # ("High priority" under "Recommendations") files as the nearest one above it that does.
     above: list[tuple[int, Filing | None]] = []
     proposed = -1  # the level of a heading naming one of several options, until the next
-    options: set[tuple[int, int]] = set()  # (block, indent) of what an option's label holds
+    # What an option's label line or list item holds: (block, indent) of that line, its items
+    # being the units of that block indented deeper (a line's list: the next block, any indent)
+    option: tuple[int, int] | None = None
     for unit in with_reasons(labelled_paragraphs(prose_units(text), cues), cues):
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
             if cues.option.search(bare):
                 proposed = unit.indent  # "### Option 2: …": what follows is proposed
                 continue
-            if proposed != -1 and unit.indent <= proposed:
-                proposed = -1
+            if proposed != -1 and (unit.indent <= proposed or CONCLUSION.match(bare)):
+                proposed = -1  # the next section, or the options' conclusion ("Recommendation")
             filing = filing_of(unit.text, cues)
             stated = None  # "## Root Cause: race in `X`": a label and what it labels, as a heading
             if unit.kind == "heading" and LABEL_LINE.match(unit.text):
@@ -798,16 +832,20 @@ def candidates(
             continue
         # An option put forward is no decision, whatever cue it holds: nor is the list its
         # label line introduces, nor the items nested under it.
-        if (
-            proposed != -1
-            or (unit.block, unit.indent) in options
-            or any(block == unit.block and indent < unit.indent for block, indent in options)
-        ):
+        listed = unit.kind == "bullet" or unit.in_bullet
+        inside = option is not None and unit.block == option[0] and unit.indent > option[1]
+        if inside and (option is not None and option[1] != LINES_LIST or listed):
             continue
+        option = None
         plain = body_of(unit)
+        if proposed != -1 and CONCLUSION.match(plain):
+            proposed = -1  # "**Recommendation:** we went with B because…" closes the options
+        if proposed != -1:
+            continue
         if cues.option.search(plain):
-            options.add(
-                (unit.block, unit.indent) if unit.kind == "bullet" else (unit.block + 1, -1)
+            # "Option 2: …" and the list right under it; not the paragraph after it
+            option = (
+                (unit.block, unit.indent) if unit.kind == "bullet" else (unit.block + 1, LINES_LIST)
             )
             continue
         opens_block = unit.block not in seen_blocks
@@ -862,8 +900,12 @@ def candidates(
         # A heading or an introducing line files the list items under it, and the opening
         # sentence of the paragraph that follows; later prose (often a general explanation)
         # needs cues of its own.
-        prose = unit.kind == "sentence" and not unit.in_bullet and not unit.own_line
-        if prose and not (opens_block and (introduced or unit.block == section_block)):
+        prose = unit.kind == "sentence" and not unit.in_bullet
+        if (
+            prose
+            and not unit.own_line
+            and not (opens_block and (introduced or unit.block == section_block))
+        ):
             filing = None
         found = classify(body, cues)
         if filing == NEXT_STEP:
@@ -1082,13 +1124,13 @@ def names_cause(text: str) -> bool:
 
 
 def gives_reason(text: str) -> bool:
-    """Whether a statement says why, in any language: "since it's simpler", "because",
-    "rather than", "porque", "因为"."""
+    """Whether a statement says why, in any language: "since it's simpler", "because", "rather
+    than", "to avoid", "porque", "因为" (not a bare "not" or "over": "…and not touch it yet")."""
     probe = straight(text[:RULE_WINDOW])
-    if REASON.search(probe):
+    if BECAUSE.search(probe):
         return True
-    why = (pattern for pattern, slot, _, _ in compiled().meaning if slot in ("cause", "choice"))
-    return any(pattern.search(probe) for pattern in why)
+    causes = (pattern for pattern, slot, _, _ in compiled().meaning if slot == "cause")
+    return any(pattern.search(probe) for pattern in causes)
 
 
 def said_words(text: str, paths: bool = False) -> int:
@@ -1285,6 +1327,12 @@ def diagnosis(text: str) -> list[Candidate]:
 def is_why_question(text: str) -> bool:
     """Whether a person asks what went wrong: the answer that follows explains a cause."""
     return bool(compiled().why_question.search(text[:RULE_WINDOW]))
+
+
+def has_blank(text: str) -> bool:
+    """Whether a text holds a blank to fill outside its code ("`{{ secrets.token }}`" and
+    "`[x for x in items]`" are code, not blanks)."""
+    return bool(BLANK.search(INLINE_CODE.sub(" ", text) if "`" in text else text))
 
 
 def size(text: str) -> int:

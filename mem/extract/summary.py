@@ -40,7 +40,7 @@ SUMMARY_HEADING = re.compile(
     r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated)"
     r"|tl;?\s?dr|quick\s+context(?:\s+recovery)?|key\s+(?:takeaways|points))\b"
     # What the work made, by its heading: "Core Components Created", "Features Implemented"
-    r"|^(?!files?\b)(?:[\w+-]+\s+){0,3}(?:components?|features?|changes?|fix(?:es)?|modules?"
+    r"|^(?:\d+[.)]\s+)?(?!files?\b)(?:[\w+-]+\s+){0,3}(?:components?|features?|changes?|fix(?:es)?|modules?"
     r"|services?|endpoints?)\s+(?:created|built|implemented|added|delivered|made)\s*$",
     re.IGNORECASE,
 )
@@ -402,14 +402,23 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
 
 
 def listed_after(units: list[Unit], index: int) -> list[str]:
-    """The items of the list that follows `units[index]` (a line introducing it), at the
-    list's own level: its sub-items detail them."""
+    """The items of the list that `units[index]` introduces, at the list's own level (their
+    sub-items detail them): a line's list is the block right after it, an item's list the
+    items nested under it, up to its next sibling. A table is no such list."""
+    intro = units[index]
     items: list[str] = []
     level = -1
     for unit in units[index + 1 :]:
-        if unit.kind != "bullet" and not unit.in_bullet:
+        if unit.in_table:
+            break
+        if intro.kind == "bullet":
+            if unit.block != intro.block or (unit.kind == "bullet" and unit.indent <= intro.indent):
+                break
+        elif unit.block != intro.block + 1:
             break
         if unit.kind != "bullet":
+            if not unit.in_bullet:
+                break
             continue
         if level == -1:
             level = unit.indent

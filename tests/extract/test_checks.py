@@ -302,3 +302,13 @@ def test_chats_exported_as_markdown_give_the_checks_of_their_terminal_tool_block
         "Clean.\n",
     ]
     assert checks_read("markdown-chat", copilot) == ["pnpm lint"]
+
+
+def test_a_projects_own_script_run_through_a_toolchain_is_no_default():
+    runs = [("python manage.py test",), ("deno task check",), ("mix check",), ("ruff check .",)]
+    assert checks_kept(runs) == [
+        "Tests: `python manage.py test`",
+        "Checks: `deno task check`",
+        "Checks: `mix check`",
+        "Lint: `ruff check .`",
+    ]

@@ -1060,3 +1060,88 @@ def test_a_problem_and_the_root_cause_a_label_right_after_it_gives_are_one_lesso
         "Issue: Tests failing on the public testnet with 403 Forbidden errors — root cause: "
         "`eth_newFilter` is blocked by the public RPC endpoint"
     )
+
+
+def test_reasons_join_only_a_labelled_statement_or_an_item_of_the_same_list():
+    said = (
+        "I updated the handler and all 40 tests pass now.\n\n"
+        "Root cause: the cache key ignored the locale, so French pages were served in English.\n"
+    )
+    found = [t for _, t in report(said)]
+    assert not any(" — root cause: " in t for t in found)
+    assert any(t.startswith("Root cause: the cache key ignored the locale") for t in found)
+    rationale = "- **Rationale:** Restarts keep sessions. Pools stay warm.\n"
+    joined = report("- **Decision:** Moved the cache to Redis\n" + rationale)
+    assert joined == [
+        (
+            "decisions",
+            "Decision: Moved the cache to Redis — rationale: Restarts keep sessions. Pools stay warm",
+        )
+    ]
+
+
+def test_an_option_holds_only_its_own_list_and_a_conclusion_ends_an_options_section():
+    decisions = (
+        "## Decisions\n"
+        "- Decided to use Redis because it restarts fast.\n"
+        "- Option B: keep memcached\n"
+        "  - Decided to keep the old client because it is tested\n"
+        "- Decided to raise the pool to 50 because load doubled.\n"
+    )
+    found = [t for _, t in report(decisions)]
+    assert any("raise the pool to 50" in t for t in found)
+    assert not any("old client" in t for t in found)
+    paragraph = "Option B: keep both caches.\n\nWe decided to use Redis because restarts keep it.\n"
+    assert [t for _, t in report(paragraph)] == [
+        "We decided to use Redis because restarts keep it."
+    ]
+    concluded = (
+        "### Option B\nWe would keep both caches.\n\n"
+        "**Recommendation:** we decided to use Redis because restarts keep sessions.\n"
+    )
+    assert any("we decided to use Redis" in t for _, t in report(concluded))
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never use `{{ secrets.token }}` in PR workflows from forks because it leaks the token.",
+        "Always use `[x for x in items if x]` instead of `filter(None, items)` in this codebase.",
+    ],
+)
+def test_code_that_looks_like_a_blank_does_not_make_a_rule_a_form(rule):
+    capture = Capture()
+    assert [c.text for c in capture.mine(Message("user", rule), rule)] == [rule]
+
+
+def test_the_whats_list_is_an_items_own_sub_items_never_its_siblings_nor_a_table():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "- Updated the retry logic in `client.go`:\n"
+            "- Added tests for the retry path in `client_test.go`\n"
+            "- Removed the old sleep from the loop\n",
+        ),
+        [],
+    )
+    assert "Updated the retry logic in `client.go`: Added" not in summary.what
+    table = SessionSummary()
+    table.take(
+        Message(
+            "assistant",
+            "I fixed the race by waiting for the session in `start.ts`:\n\n"
+            "| step | before |\n|---|---|\n| clone | first |\n",
+        ),
+        [],
+    )
+    assert "clone" not in table.what
+
+
+def test_lines_of_statements_still_answer_what_went_wrong():
+    answer = (
+        "The CI image still ships Node 16 for the build step.\n"
+        "The lockfile was written by npm 9 which needs Node 18.\n"
+    )
+    found = patterns.extract(answer, default=("lessons", "lesson"))
+    assert [c.category for c in found][:1] == ["lessons"]

@@ -447,7 +447,7 @@ CUES = Cues(
     decided_in_passing=(
         (
             r"^(?:i'll|i will|we'll|we will|i'm|we're|i am|we are)\s+(?:use|using|keep|keeping"
-            r"|switch|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than)\b"
+            r"|switch|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than|since|because)\b"
         ),
         r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
     ),
