@@ -204,5 +204,5 @@ def is_toolchain_default(check: str) -> bool:
     """Whether a check is its language toolchain's own command (`go build ./...`, `cargo
     test`), which every project of that language shares, rather than the project's script or
     a tool it configures (`mise run test`, `npm run lint`, `npx tsc --noEmit`, `mix check`)."""
-    program, *rest = check.split()
-    return bool(rest) and rest[0] in TOOLCHAIN_CHECKS.get(program.rsplit("/", 1)[-1], ())
+    words = check.split()
+    return len(words) > 1 and words[1] in TOOLCHAIN_CHECKS.get(words[0].rsplit("/", 1)[-1], ())

@@ -191,11 +191,14 @@ class SessionSummary:
     @property
     def what(self) -> str:
         """What the session did: the `SUMMARY:` line, else its commits' subjects (merges and
-        chores aside), else a report's own summary (a heading or a line such as "Summary of what
-        was done:" and the items under it), else the last report's account of the work ("I
-        fixed …"), else any commit subjects, else the report's first statement that says what
-        was done to what, or, when that report has no account of work nor change in it (an
-        answer to a side question), an earlier report's."""
+        chores aside; a subject too short to say what was done gives way to the report that
+        lists the change it names), else a report's own summary (a heading or a line such as
+        "Summary of what was done:", "Core Components Created", "Quick Context", and the items
+        under it), else the report of the turn that changed most when a later one only
+        tweaked, else the last report's account of the work ("I fixed …", with the items of
+        the list it introduces), else any commit subjects, else the report's first statement
+        that says what was done to what, or, when that report has no account of work nor
+        change in it (an answer to a side question), an earlier report's."""
         if self.summary_line:
             return self.summary_line
         # The commits' own subjects say the outcome in the agent's words for the next reader;
