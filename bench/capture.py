@@ -117,12 +117,21 @@ def mem_command() -> list[str]:
     return [sys.executable, "-m", "mem"]
 
 
-def run_mem(arguments: Sequence[str], what: str) -> subprocess.CompletedProcess[str]:
+def run_mem(
+    arguments: Sequence[str], what: str, code: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `mem` with these arguments (the installed one, or the package in the checkout
+    `code`, run from there so that no other copy is imported first)."""
     environment = {k: v for k, v in os.environ.items() if k not in ("MEM_VAULT", "MEM_AGENT")}
     environment["NO_COLOR"] = "1"
+    if code is not None:
+        environment["PYTHONPATH"] = str(code)
     try:
         done = subprocess.run(
-            [*mem_command(), *arguments],
+            [*mem_command(), *arguments]
+            if code is None
+            else [sys.executable, "-m", "mem", *arguments],
+            cwd=code,
             capture_output=True,
             text=True,
             encoding="utf-8",

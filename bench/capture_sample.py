@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
+
+from capture import BenchError, run_mem  # bench/capture.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 CONTEXT = 300  # characters of the session shown before an entry's source
@@ -91,38 +91,30 @@ def stored_by(code: Path, folder: Path, sessions: list[str]) -> tuple[list[dict]
         raise SystemExit(f"capture_sample: {code} holds no mem package; give a checkout of mem")
     entries: list[dict] = []
     whats: dict[str, str] = {}
-    env = dict(os.environ, PYTHONPATH=str(code))
     with tempfile.TemporaryDirectory() as tmp:
-        mem = [sys.executable, "-m", "mem", "--vault", f"{tmp}/.memory"]
-        run([sys.executable, "-m", "mem", "init", tmp], env, tmp)
-        for name in sessions:
-            path = folder / name
-            done = run(
-                [*mem, "commit", "--agent", "x", "--file", str(path), "--json", "--dry-run"],
-                env,
-                tmp,
-            )
-            report = json.loads(done.stdout)
-            text = path.read_text(encoding="utf-8", errors="replace")
-            for entry in report["added"]:
-                entries.append(
-                    {
-                        "file": name,
-                        "category": entry["category"],
-                        "entry": entry["body"],
-                        "context": around(text, entry["body"]),
-                    }
-                )
-            body = (report.get("handoff") or {}).get("body", "")
-            whats[name] = body.split("\n", 1)[0].removeprefix("**What:** ") if body else ""
+        vault = ["--vault", f"{tmp}/.memory"]
+        try:
+            run_mem(["init", tmp], "mem init", code)
+            for name in sessions:
+                path = folder / name
+                arguments = [*vault, "commit", "--agent", "x", "--file", str(path), "--json"]
+                done = run_mem([*arguments, "--dry-run"], f"mem commit {name}", code)
+                report = json.loads(done.stdout)
+                text = path.read_text(encoding="utf-8", errors="replace")
+                for entry in report["added"]:
+                    entries.append(
+                        {
+                            "file": name,
+                            "category": entry["category"],
+                            "entry": entry["body"],
+                            "context": around(text, entry["body"]),
+                        }
+                    )
+                body = (report.get("handoff") or {}).get("body", "")
+                whats[name] = body.split("\n", 1)[0].removeprefix("**What:** ") if body else ""
+        except BenchError as error:
+            raise SystemExit(f"capture_sample: {error}") from error
     return entries, whats
-
-
-def run(command: list[str], env: dict[str, str], cwd: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"capture_sample: {' '.join(command[2:5])} failed: {done.stderr.strip()}")
-    return done
 
 
 def around(text: str, body: str) -> str:

@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from mem.extract.cues import Compiled, Lowered, compiled, lowered
+from mem.extract.cues import Compiled, compiled, lowered
 from mem.text import cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
+ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; " replaces
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
@@ -641,7 +642,7 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     # A document's facts that show no signal say its context in their first entries; a long
     # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
     chunks = UNSIGNALLED_CHUNKS if first.why.startswith(BOUNDED) else len(items)
-    texts = [item.text.rstrip(" .;；。") for item in items]
+    texts = [item.text.rstrip(ITEM_ENDS) for item in items]
     parts: list[str] = []
     for text in texts:
         if parts and size(headed(heading, parts + [text])) > MAX_CHARS:
@@ -701,13 +702,12 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
     statement nothing of why."""
     held: Unit | None = None  # the last statement, which a reasons label may follow
     label: Unit | None = None  # the reasons label being read
+    word = ""  # its label word, "rationale"
     reasons: list[str] = []
 
     def given() -> Unit:
-        assert held is not None and label is not None
-        found = cues.reasons.match(body_of(label))
-        word = found["label"].lower() if found else ""
-        said = "; ".join(reason.rstrip(" .;；。") for reason in reasons)
+        assert held is not None
+        said = "; ".join(reason.rstrip(ITEM_ENDS) for reason in reasons)
         return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {said}")
 
     for unit in units:
@@ -744,7 +744,7 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
             )
         )
         if found and follows and held is not None:
-            label, reasons = unit, []
+            label, word, reasons = unit, found["label"].lower(), []
             if body[found.end() :].strip():
                 reasons.append(body[found.end() :].strip())
             continue
@@ -832,9 +832,12 @@ def candidates(
             continue
         # An option put forward is no decision, whatever cue it holds: nor is the list its
         # label line introduces, nor the items nested under it.
-        listed = unit.kind == "bullet" or unit.in_bullet
-        inside = option is not None and unit.block == option[0] and unit.indent > option[1]
-        if inside and (option is not None and option[1] != LINES_LIST or listed):
+        if (
+            option is not None
+            and unit.block == option[0]
+            and unit.indent > option[1]
+            and (option[1] != LINES_LIST or unit.kind == "bullet" or unit.in_bullet)
+        ):
             continue
         option = None
         plain = body_of(unit)
@@ -1237,7 +1240,7 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
     # character whose lower case is longer, "İ", leaves the probe as written and the patterns
     # as compiled): the spans found are the probe's own.
     text = probe.lower()
-    rules: Compiled | Lowered = lowered() if len(text) == len(probe) else cues
+    rules = lowered() if len(text) == len(probe) else cues
     if rules is cues:
         text = probe
     # An explicit label ("Still open:", "Cause:") says what the sentence is, whatever follows.

@@ -11,6 +11,7 @@ from mem.extract.formats import Message
 from mem.extract.patterns import (
     DONE_SHARE,
     INTERJECTION,
+    ITEM_ENDS,
     MAX_CHARS,
     SECOND_PERSON,
     STATEMENT_WORDS,
@@ -346,7 +347,7 @@ def summed_up(text: str) -> str:
             # its items were to finish.
             bare = compiled().unfinished.sub("", bare).rstrip(" ,;")
         if unit.indent == under and len(bare.split()) >= UNFINISHED_KEPT:
-            items.append(bare.rstrip(" .;；。"))
+            items.append(bare.rstrip(ITEM_ENDS))
         if len(items) == SUMMED_ITEMS:
             break
     return cap("; ".join(items))
@@ -428,7 +429,7 @@ def listed_after(units: list[Unit], index: int) -> list[str]:
         if unit.indent < level:
             break
         if unit.indent == level:
-            items.append(body_of(unit).rstrip(" .;；。"))
+            items.append(body_of(unit).rstrip(ITEM_ENDS))
     return items
 
 

@@ -250,30 +250,18 @@ def within(names: list[str]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(names) + r")(?!\w)", re.IGNORECASE)
 
 
-class Lowered(NamedTuple):
-    """The patterns `classify` tries on every sentence, compiled for text already lowercased
-    and without IGNORECASE: the same matches, a third faster, since the engine passes over an
-    alternative whose first letter differs only when it compares letters as they are."""
-
-    note_about_self: re.Pattern[str]
-    lead_ins: tuple[tuple[re.Pattern[str], str, str, str], ...]
-    narration: re.Pattern[str]
-    decided_in_passing: re.Pattern[str]
-    general: re.Pattern[str]
-    specific: re.Pattern[str]
-    hedge: re.Pattern[str]
-    rules: tuple[tuple[re.Pattern[str], str, str, str], ...]
-
-
 @cache
-def lowered() -> Lowered:
-    """`compiled()`'s patterns that `Lowered` names, for lowercased text."""
+def lowered() -> Compiled:
+    """`compiled()`, with the patterns `classify` tries on every sentence compiled for text
+    already lowercased and without IGNORECASE: the same matches, a third faster, since the
+    engine passes over an alternative whose first letter differs only when it compares letters
+    as they are. (The other patterns ignore case: on lowercased text they match as before.)"""
     cues = compiled()
 
     def low(pattern: re.Pattern[str]) -> re.Pattern[str]:
         return re.compile(lower_source(pattern.pattern), pattern.flags & ~re.IGNORECASE)
 
-    return Lowered(
+    return cues._replace(
         note_about_self=low(cues.note_about_self),
         lead_ins=tuple((low(p), slot, cat, kind) for p, slot, cat, kind in cues.lead_ins),
         narration=low(cues.narration),
@@ -323,8 +311,11 @@ def compiled() -> Compiled:
                 joined.append((build(patterns), slot, category, kind))
         return tuple(joined)
 
+    def alternatives(field: str) -> list[str]:
+        return [p for cues in languages for p in getattr(cues, field)]
+
     def one(field: str) -> re.Pattern[str]:
-        return either([p for cues in languages for p in getattr(cues, field)])
+        return either(alternatives(field))
 
     ends = "".join(cues.sentence_ends for cues in languages)
     # A full stop ends a sentence before a capital ("e.g. `uv`" goes on); a question or an
@@ -360,7 +351,7 @@ def compiled() -> Compiled:
         outcome=one("outcome"),
         diagnosis=one("diagnosis"),
         task_label=re.compile(
-            r"^(?:" + "|".join(p for c in languages for p in c.task_labels) + r")\s*[:\-：]\s*",
+            r"^(?:" + "|".join(alternatives("task_labels")) + r")\s*[:\-：]\s*",
             re.IGNORECASE,
         ),
         sentence_end=re.compile(sentence_end),
@@ -372,15 +363,15 @@ def compiled() -> Compiled:
         request=one("request"),
         directive=one("directive"),
         unfinished=re.compile(
-            r"(?<!\w)(?:" + "|".join(p for c in languages for p in c.unfinished) + r")\W*$",
+            r"(?<!\w)(?:" + "|".join(alternatives("unfinished")) + r")\W*$",
             re.IGNORECASE,
         ),
         option=re.compile(
-            r"^(?:" + "|".join(p for c in languages for p in c.option) + r")\s*(?:[:：.)—–-]|$)",
+            r"^(?:" + "|".join(alternatives("option")) + r")\s*(?:[:：.)—–-]|$)",
             re.IGNORECASE,
         ),
         reasons=re.compile(
-            r"^(?P<label>" + "|".join(p for c in languages for p in c.reasons) + r")\s*[:：]\s*",
+            r"^(?P<label>" + "|".join(alternatives("reasons")) + r")\s*[:：]\s*",
             re.IGNORECASE,
         ),
     )
