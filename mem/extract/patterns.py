@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from mem.extract.cues import Compiled, compiled, lowered
-from mem.text import cut_at_sentence, cut_words, fence_mark
+from mem.text import SENTENCE_END, cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
 ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; " replaces
@@ -646,12 +646,12 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     parts: list[str] = []
     for text in texts:
         if parts and size(headed(heading, parts + [text])) > MAX_CHARS:
-            yield first._replace(text=cap(headed(heading, parts)), why=f"{first.why}, listed")
+            yield first._replace(text=capped(heading, parts), why=f"{first.why}, listed")
             parts, chunks = [], chunks - 1
             if not chunks:
                 return
         parts.append(text)
-    yield first._replace(text=cap(headed(heading, parts)), why=f"{first.why}, listed")
+    yield first._replace(text=capped(heading, parts), why=f"{first.why}, listed")
 
 
 def headed(heading: str, parts: list[str]) -> str:
@@ -659,7 +659,20 @@ def headed(heading: str, parts: list[str]) -> str:
     joined = "; ".join(parts)
     if not heading or joined.lower().startswith(heading.lower()):
         return joined
-    return f"{heading}: {joined}"
+    return f"{heading.rstrip('.')}: {joined}"
+
+
+def capped(heading: str, parts: list[str]) -> str:
+    """`headed`, cut to MAX_CHARS in what the items say: the heading is their context and
+    never takes their place ("Bug 2 — pnpm setup." over a long cause would keep only itself)."""
+    text = headed(heading, parts)
+    if len(text) <= MAX_CHARS:
+        return text
+    said = "; ".join(parts)
+    room = MAX_CHARS - (len(text) - len(said))
+    if not text.endswith(said) or room < 2 * MIN_CHARS:
+        return cap(text)
+    return headed(heading, [cut_at_sentence(said, room, least=MIN_CHARS) or cut_words(said, room)])
 
 
 LABEL_COLON = re.compile(r"^[^.!?]{1,40}[:：]")  # "Tip:", "**Root cause**:", "Dica:"
@@ -978,7 +991,7 @@ def introduction_stated(line: str, cues: Compiled) -> str:
 
 def under_heading(found: Candidate, heading: str) -> Candidate:
     """A report's list item with the heading it stands under, so it reads alone."""
-    text = headed(as_context(heading), [found.text])
+    text = capped(as_context(heading), [found.text])
     return found if text == found.text else found._replace(text=cap(text))
 
 
@@ -1081,7 +1094,10 @@ def meaning(
                 if not holds(slot, probe):
                     continue  # another signal may still file it ("Added error handling": a change)
                 return Candidate(
-                    category, kind, cap(body), why=f"{slot} signal {quoted(signal[0])}"
+                    category,
+                    kind,
+                    cap_at(body, signal.start()),
+                    why=f"{slot} signal {quoted(signal[0])}",
                 )
     # "`--include-file` is repeatable, resolved relative to `--repo`": how a thing the project
     # names behaves, said of it by name.
@@ -1266,7 +1282,7 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
             if category == "tasks" and UNDER_WAY.search(probe):
                 return None  # "…still needs the option; I'm patching that": not left open
             cue = probe[found.start() : found.end()]
-            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(cue)}")
+            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(cue)}", found.start())
     return None
 
 
@@ -1276,11 +1292,15 @@ def quoted(cue: str) -> str:
     return f"'{cue if len(cue) <= QUOTE_CHARS else cue[: QUOTE_CHARS - 1] + '…'}'"
 
 
-def filed(category: str, kind: str, sentence: str, cues: Compiled, why: str = "") -> Candidate:
-    """A candidate of the sentence; a task is stored without its label ("TODO:")."""
+def filed(
+    category: str, kind: str, sentence: str, cues: Compiled, why: str = "", at: int = 0
+) -> Candidate:
+    """A candidate of the sentence (its cue found `at`); a task is stored without its label
+    ("TODO:")."""
     if category == "tasks":
-        sentence = cues.task_label.sub("", sentence) or sentence
-    return Candidate(category, kind, cap(sentence), why=why)
+        unlabelled = cues.task_label.sub("", sentence) or sentence
+        at, sentence = max(0, at - (len(sentence) - len(unlabelled))), unlabelled
+    return Candidate(category, kind, cap_at(sentence, at), why=why)
 
 
 def facts_rule(text: str, cues: Compiled) -> bool:
@@ -1303,6 +1323,16 @@ def clean(text: str) -> str:
 def capitalised(text: str) -> str:
     """A clause taken out of its sentence, opening as a sentence does."""
     return text[:1].upper() + text[1:]
+
+
+def cap_at(text: str, at: int) -> str:
+    """`cap`, but keeping the sentence that holds the cue found `at`: a paragraph cut at its
+    first sentences ("Bug 2 — pnpm setup.") would keep what says nothing of what filed it."""
+    kept = cap(text)
+    if at < len(kept) - 1:
+        return kept
+    ends = [end.end() for end in SENTENCE_END.finditer(text, 0, at)]
+    return cap(capitalised(text[ends[-1] :].lstrip())) if ends else kept
 
 
 def cap(text: str) -> str:

@@ -33,7 +33,10 @@ from mem.extract.patterns import (
 from mem.text import fence_mark
 
 SUMMARY_LINE = re.compile(
-    r"^[ \t]*\**(?:summary|resumo)\**[ \t]*:[ \t]*(?P<text>\S.*)$", re.IGNORECASE | re.MULTILINE
+    # "**Summary:** it works", "Summary: …"; not "**Summary:**" over a list ("**" says nothing)
+    r"^[ \t]*\**(?:summary|resumo)\**[ \t]*:[ \t]*(?:\*\*(?=[ \t])[ \t]*)?"
+    r"(?P<text>(?:\*\*)?[^\s*].*)$",
+    re.IGNORECASE | re.MULTILINE,
 )
 SUMMARY_HEADING = re.compile(
     r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"

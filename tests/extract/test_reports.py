@@ -1145,3 +1145,32 @@ def test_lines_of_statements_still_answer_what_went_wrong():
     )
     found = patterns.extract(answer, default=("lessons", "lesson"))
     assert [c.category for c in found][:1] == ["lessons"]
+
+
+def test_a_summary_label_over_a_list_is_no_what_by_itself():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "**Summary:**\n- `main` has 6 timeouts\n- your branch has 14\n\n"
+            "Created `bunfig.toml` with a 15-second default test timeout.",
+        ),
+        [],
+    )
+    assert summary.what != "**"
+    assert "timeout" in summary.what
+    summary = SessionSummary()
+    summary.take(Message("assistant", "**Summary:** the tests time out on `main` too."), [])
+    assert summary.what == "the tests time out on `main` too."
+
+
+def test_a_long_statement_keeps_the_sentence_its_signal_is_in():
+    paragraph = (
+        "Bug 2 — frontend pnpm setup. `frontend/package.json` does have `packageManager: "
+        "pnpm@9.15.4`, but the `pnpm/action-setup@v4` step runs at the repository root and "
+        "reads the root `package.json`, which names no package manager at all, so it errors "
+        "with 'No pnpm version is specified' before any dependency is installed on the runner."
+    )
+    [(category, text)] = report(paragraph)
+    assert category == "lessons"
+    assert "so it errors" in text
