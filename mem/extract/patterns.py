@@ -1312,9 +1312,10 @@ def facts_rule(text: str, cues: Compiled) -> bool:
 
 
 def clean(text: str) -> str:
-    """Flatten markdown emphasis and whitespace from a unit of prose."""
-    if "**" in text:
-        text = BOLD.sub(r"\1", text)
+    """Flatten whitespace and the emphasis that opens a unit of prose ("**Fix:** …", a bold
+    heading): what is stressed within it stays as written ("hits the **5000 ms** limit")."""
+    if text.lstrip().startswith("**"):
+        text = BOLD.sub(r"\1", text, count=1)
     if "__" in text:
         text = EMPHASIS.sub(r"\1", text)
     return " ".join(text.split())

@@ -1174,3 +1174,17 @@ def test_a_long_statement_keeps_the_sentence_its_signal_is_in():
     [(category, text)] = report(paragraph)
     assert category == "lessons"
     assert "so it errors" in text
+
+
+def test_what_a_statement_stresses_stays_as_written_and_a_bold_label_is_read_as_a_label():
+    found = report(
+        "**Root cause:** the tests hit the **5000ms timeout** due to resource constraints on "
+        "the CI runners."
+    )
+    assert found == [
+        (
+            "lessons",
+            "Root cause: the tests hit the **5000ms timeout** due to resource constraints on "
+            "the CI runners.",
+        )
+    ]
