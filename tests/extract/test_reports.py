@@ -252,7 +252,8 @@ def test_phrasings_the_rules_once_missed_are_caught_by_structure_and_meaning():
         "The core mistake was reading the config before the env file was loaded.\n"
     )
     assert report(text) == [
-        ("lessons", "The login loop was fixed by clearing the stale session cookie first."),
+        # The fix said by what it did is the change made: a decision.
+        ("decisions", "The login loop was fixed by clearing the stale session cookie first."),
         ("tasks", "1. Rebuild the search index after the migration"),
         ("lessons", "The core mistake was reading the config before the env file was loaded."),
     ]
@@ -1188,3 +1189,28 @@ def test_what_a_statement_stresses_stays_as_written_and_a_bold_label_is_read_as_
             "the CI runners.",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "category"),
+    [
+        (
+            "This was fixed by refactoring `refresh()` so `fetchStatus()` completes first.",
+            "decisions",
+        ),
+        (
+            "O bug foi corrigido ao mover a validação para antes do envio do formulário.",
+            "decisions",
+        ),
+        ("Der Absturz wurde behoben, indem der Cache vor dem Start geleert wird.", "decisions"),
+        ("我们通过在 setAdapter 之前调用 setHasStableIds 修复了这个崩溃问题。", "decisions"),
+        ("設定ファイルを先に読み込むことで修正しました。", "decisions"),
+        ("我看到了崩溃日志的根因：在注册观察者后调用了 setHasStableIds(true)。", "lessons"),
+        ("テストボットは同意ボタンを押さないので、ヒットがゼロになります。", "lessons"),
+    ],
+)
+def test_a_fix_said_by_what_it_did_and_a_cause_are_read_in_every_language(said, category):
+    found = prose(said) or [
+        (c.category, c.text) for c in patterns.extract(said, signals=frozenset({"cause"}))
+    ]
+    assert [c for c, _ in found] == [category]

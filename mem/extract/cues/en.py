@@ -62,6 +62,8 @@ CUES = Cues(
                 r"|rather\s+than)\b"
             ),
             r"\bthe\s+(?:choice|decision)\s+(?:was|is)\b",
+            # The fix said by what it did: "This was fixed by refactoring `refresh()`".
+            r"\b(?:fixed|resolved|solved|addressed)\s+(?:(?:it|this|that)\s+)?by\s+\w+ing\b",
             r"^replaced\b.*\bwith\b",
             r"\bwe\s+kept\b.*\b(?:because|since|as)\b",
             r"\bsettled\s+on\b",

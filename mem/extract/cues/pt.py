@@ -16,6 +16,7 @@ CUES = Cues(
         ),
         "decision": (
             r"^(?:decisão|decisao)\s*:",
+            r"\b(?:corrigid[oa]s?|resolvid[oa]s?)\s+(?:ao|usando|trocando|mudando|movendo)\b",
             (
                 r"^(?:troquei|recriei|tirei|preferi|mantive|usei|fixei|movi|substitu[ií])\b.*"
                 r"\b(?:porque|pra|para|no\s+lugar|em\s+vez)\b"
