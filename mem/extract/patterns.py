@@ -1229,9 +1229,8 @@ def is_open_question(body: str, cues: Compiled) -> bool:
 
 def is_narration(body: str, cues: Compiled) -> bool:
     body = straight(body)
-    return bool(
-        cues.narration.search(body) or cues.note_about_self.search(body) or body.endswith("?")
-    )
+    narrated = cues.narration.search(body) and not cues.decided_in_passing.search(body)
+    return bool(narrated or cues.note_about_self.search(body) or body.endswith("?"))
 
 
 def straight(text: str) -> str:

@@ -1214,3 +1214,14 @@ def test_a_fix_said_by_what_it_did_and_a_cause_are_read_in_every_language(said, 
         (c.category, c.text) for c in patterns.extract(said, signals=frozenset({"cause"}))
     ]
     assert [c for c, _ in found] == [category]
+
+
+def test_a_way_the_agent_takes_over_another_on_the_way_is_a_decision_whatever_the_verb():
+    said = (
+        "I'll bump line-length to 120 to match the codebase style rather than reformat all tests."
+    )
+    found = session(Capture(), [Message("assistant", said), Message("assistant", "Running it.")])
+    assert [(c.category, c.text) for c in found] == [("decisions", said)]
+    plan = "I'll bump line-length to 120 and run the linter again."  # a plan, no way declined
+    found = session(Capture(), [Message("assistant", plan), Message("assistant", "Running it.")])
+    assert found == []

@@ -452,6 +452,9 @@ CUES = Cues(
             r"|switch|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than|since|because)\b"
         ),
         r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
+        # One way taken over another, whatever the verb: "I'll bump line-length to 120 to
+        # match the codebase rather than reformat all tests".
+        r"^(?:i'll|i will|we'll|we will)\s+\w+\b.*\b(?:instead\s+of|rather\s+than)\b",
     ),
     user_preference=(
         r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
