@@ -16,8 +16,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import unquote
 
+from mem.extract.commit_message import GIT_COMMIT
 from mem.extract.formats import (
-    GIT_COMMIT,
     Message,
     as_dict,
     commits_in,

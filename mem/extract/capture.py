@@ -139,6 +139,10 @@ class Capture:
             return [c for c in found if c.category != "tasks"]
         if message.role == "summary":
             return list(self.from_summary(text))
+        if message.role == "commit":
+            # What a commit's message says under its subject: a note the agent wrote for the
+            # next reader, read as a report is.
+            return list(patterns.extract(text, report=True))
         if message.role == "thinking":
             # The way to an answer: what it plans is said again in the answer, if it holds.
             # A cause it finds in something named ("the stale `bin/so` is picked up because
@@ -282,6 +286,8 @@ def origin_of(message: Message, text: str, report: bool) -> str:
         return "a document the person gave" if patterns.is_document(text) else "the person's words"
     if message.role == "summary":
         return "a compaction summary"
+    if message.role == "commit":
+        return "a commit message the agent wrote"
     if message.role == "result" or report:
         return "the agent's report"
     if message.role == "thinking":

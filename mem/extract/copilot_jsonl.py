@@ -13,11 +13,12 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mem.extract.checks import check_commands
+from mem.extract.commit_message import GIT_COMMIT
 from mem.extract.formats import (
-    GIT_COMMIT,
     Message,
     as_dict,
     commits_in,
+    committed,
     json_lines,
     person_text,
     relative_to,
@@ -37,7 +38,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     tool succeeded) and the commits `git commit` reported."""
     session = cwd = ""
     edits: dict[str, tuple[str, ...]] = {}  # tool call id -> files, until the call succeeds
-    commit_calls: set[str] = set()
+    commit_calls: dict[str, str] = {}  # call id: the `git commit` command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool call id -> the checks it runs
     for record in json_lines(lines):
         event = as_dict(record.get("raw")) or record
@@ -85,12 +86,11 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             if checks and done:
                 yield Message("assistant", session=session, checks=checks)
             if call in commit_calls and done:
-                commit_calls.discard(call)
+                command = commit_calls.pop(call)
                 result = data.get("result")
                 output = as_dict(result).get("content") if isinstance(result, dict) else result
                 found = commits_in(output if isinstance(output, str) else result_text(output))
-                if found:
-                    yield Message("assistant", commits=found, session=session)
+                yield from committed(found, command, session)
 
 
 def note_call(
@@ -115,7 +115,7 @@ def note_shell(
     call: Any,
     tool: Any,
     request: dict[str, Any],
-    commit_calls: set[str],
+    commit_calls: dict[str, str],
     check_calls: dict[str, tuple[str, ...]],
 ) -> None:
     """Remember a shell call that commits (to read the commits from its output) or tests,
@@ -124,6 +124,6 @@ def note_shell(
     if not isinstance(tool, str) or tool not in SHELL_TOOLS or not isinstance(command, str):
         return
     if GIT_COMMIT.search(command):
-        commit_calls.add(str(call))
+        commit_calls[str(call)] = command
     if found := check_commands(command):
         check_calls[str(call)] = found

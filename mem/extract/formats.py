@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from mem.extract.checks import check_commands
+from mem.extract.commit_message import GIT_COMMIT, commit_body
 from mem.text import fence_mark
 
 FORMATS = (
@@ -89,7 +90,8 @@ class Message(NamedTuple):
     """One unit of agent output: prose worth mining, or facts about the session."""
 
     # assistant | user | result | summary (a compaction summary) | undo | thinking (the agent's
-    # reasoning, where a format keeps it as plain text: never its prose, never `assistant`)
+    # reasoning, where a format keeps it as plain text: never its prose, never `assistant`) |
+    # commit (what a commit message the agent wrote says under its subject)
     role: str
     text: str = ""  # prose only: never tool output
     files: tuple[str, ...] = ()  # files the agent wrote or edited
@@ -354,7 +356,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
     compaction summaries. A subagent's own file (every line a sidechain) reads as a transcript;
     inside a main transcript, sidechain lines are the subagent's and its answer sums them up."""
     pending_edits: dict[str, str] = {}  # tool_use id -> file path, until its result confirms it
-    commit_calls: set[str] = set()  # tool_use ids of `git commit` commands
+    commit_calls: dict[str, str] = {}  # tool_use ids of `git commit` commands: the command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool_use id -> the checks it runs
     counted: set[str] = set()  # API message ids whose usage was counted
     cwd = session = ""
@@ -393,8 +395,8 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                             pending_edits[str(block.get("id"))] = relative_to(str(path), cwd)
                     elif name == "Bash":
                         command = str(tool_input.get("command", ""))
-                        if re.search(r"\bgit\b(?:\s+-C\s+\S+)?\s+commit\b", command):
-                            commit_calls.add(str(block.get("id")))
+                        if GIT_COMMIT.search(command):
+                            commit_calls[str(block.get("id"))] = command
                         elif checks := check_commands(command):
                             check_calls[str(block.get("id"))] = checks
             text = strip_recall("\n\n".join(texts))
@@ -439,14 +441,9 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                     if not failed:
                         yield Message("assistant", session=session, checks=checks)
                 if use_id in commit_calls and not failed:
-                    commit_calls.discard(use_id)
-                    output = result_text(block.get("content"))
-                    found = tuple(
-                        f"{match['sha'][:7]} {match['subject']}"
-                        for match in COMMIT_LINE.finditer(output)
-                    )
-                    if found:
-                        yield Message("assistant", commits=found, session=session)
+                    command = commit_calls.pop(use_id)
+                    found = commits_in(result_text(block.get("content")))
+                    yield from committed(found, command, session)
         elif kind == "result":
             usage = as_dict(record.get("usage"))
             final = strip_recall(str(record.get("result") or ""))
@@ -492,8 +489,6 @@ def relative_to(path: str, cwd: str) -> str:
 
 # --- Codex `exec --json` and session rollouts -----------------------------------------------
 
-GIT_COMMIT = re.compile(r"\bgit\b(?:\s+-[Cc]\s+\S+)*(?:\s+--?[\w-]+(?:=\S+)?)*\s+commit\b")
-
 
 class CodexRollout:
     """What reading a Codex rollout remembers from line to line: the session, `git commit`
@@ -502,7 +497,7 @@ class CodexRollout:
 
     def __init__(self) -> None:
         self.session = ""
-        self.commit_calls: set[str] = set()
+        self.commit_calls: dict[str, str] = {}  # call id: the `git commit` command
         self.check_calls: dict[str, tuple[str, ...]] = {}  # call id -> the checks it runs
         self.said: dict[tuple[str, str], str] = {}  # (role, text) -> "item" | "event"
         self.patched: set[str] = set()  # ids of file changes already read
@@ -566,8 +561,7 @@ def read_codex_jsonl(lines: Iterable[str]) -> Iterator[Message]:
             succeeded = item.get("exit_code", 0) == 0 and item.get("status") != "failed"
             if "commit" in command:
                 found = commits_in(str(item.get("aggregated_output") or ""))
-                if found:
-                    yield Message("assistant", commits=found, session=session)
+                yield from committed(found, command, session)
             if succeeded and (checks := check_commands(command)):
                 yield Message("assistant", session=session, checks=checks)
 
@@ -614,10 +608,8 @@ def rollout_item(kind: str, payload: dict[str, Any], rollout: CodexRollout) -> I
             yield Message("assistant", session=session, checks=checks)
         if "commit" in joined and succeeded:
             output = str(payload.get("aggregated_output") or payload.get("stdout") or "")
-            rollout.commit_calls.discard(str(payload.get("call_id") or ""))
-            found = commits_in(output)
-            if found:
-                yield Message("assistant", commits=found, session=session)
+            rollout.commit_calls.pop(str(payload.get("call_id") or ""), None)
+            yield from committed(commits_in(output), joined, session)
     elif event == "token_count":
         info = as_dict(payload.get("info"))
         usage = as_dict(info.get("last_token_usage"))
@@ -677,9 +669,7 @@ def turn_item(item: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
             yield Message("assistant", session=session, checks=checks)
         if GIT_COMMIT.search(joined) and item.get("exitCode", 0) in (0, None):
             output = str(item.get("aggregatedOutput") or item.get("stdout") or "")
-            found = commits_in(output)
-            if found:
-                yield Message("assistant", commits=found, session=session)
+            yield from committed(commits_in(output), joined, session)
 
 
 def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
@@ -695,7 +685,7 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
         arguments = as_dict(arguments)
         joined = shell_command(arguments.get("cmd") or arguments.get("command"))
         if GIT_COMMIT.search(joined):
-            rollout.commit_calls.add(call_id)
+            rollout.commit_calls[call_id] = joined
         elif checks := check_commands(joined):
             rollout.check_calls[call_id] = checks
     elif kind == "function_call_output" and call_id in rollout.check_calls:
@@ -703,13 +693,12 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
         if exit_code(payload.get("output")) == 0:
             yield Message("assistant", session=rollout.session, checks=checks)
     elif kind == "function_call_output" and call_id in rollout.commit_calls:
-        rollout.commit_calls.discard(call_id)
+        command = rollout.commit_calls.pop(call_id)
         output = payload.get("output")
         if isinstance(output, dict):
             output = output.get("output") or output.get("content")
         found = commits_in(output if isinstance(output, str) else result_text(output))
-        if found:
-            yield Message("assistant", commits=found, session=rollout.session)
+        yield from committed(found, command, rollout.session)
 
 
 EXIT_CODE = re.compile(r"^(?:Process exited with code|Exit code:)\s*(-?\d+)", re.MULTILINE)
@@ -741,6 +730,16 @@ def shell_command(command: Any) -> str:
 def commits_in(output: str) -> tuple[str, ...]:
     """The commits `git commit` reported: "abc1234 subject" each."""
     return tuple(f"{m['sha'][:7]} {m['subject']}" for m in COMMIT_LINE.finditer(output))
+
+
+def committed(found: tuple[str, ...], command: str, session: str = "") -> Iterator[Message]:
+    """The commits a `git commit` call made, then what its message says under the subject
+    (none if no commit was made: a failed hook, nothing to commit)."""
+    if not found:
+        return
+    yield Message("assistant", commits=found, session=session)
+    if body := commit_body(command):
+        yield Message("commit", body, session=session)
 
 
 # --- Aider `.aider.chat.history.md` ---------------------------------------------------------

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mem.extract.checks import check_commands
+from mem.extract.commit_message import GIT_COMMIT
 from mem.extract.formats import (
-    GIT_COMMIT,
     Message,
     as_dict,
     commits_in,

@@ -1185,8 +1185,10 @@ def test_what_a_statement_stresses_stays_as_written_and_a_bold_label_is_read_as_
     assert found == [
         (
             "lessons",
-            "Root cause: the tests hit the **5000ms timeout** due to resource constraints on "
-            "the CI runners.",
+            (
+                "Root cause: the tests hit the **5000ms timeout** due to resource constraints on "
+                "the CI runners."
+            ),
         )
     ]
 

@@ -5,7 +5,10 @@ from mem.extract.cues import Cues
 CUES = Cues(
     rules={
         "task": (r"^(?:TODO|Offen|Nächste\s+Schritte?)\s*:",),
-        "decision": (r"^(?:Entscheidung|Lösung)\s*:", r"\b(?:behoben|gelöst),?\s+(?:durch|indem)\b"),
+        "decision": (
+            r"^(?:Entscheidung|Lösung)\s*:",
+            r"\b(?:behoben|gelöst),?\s+(?:durch|indem)\b",
+        ),
         "lesson": (r"^(?:Ursache|Grund|Problem)\s*:",),
         "warning": (r"^(?:Achtung|Warnung|Hinweis)\s*:",),
     },

@@ -1,0 +1,114 @@
+"""What a commit message the agent wrote says under its subject is read from the shell call
+that made the commit, and mined as a note for the next reader."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mem.extract import formats
+from mem.extract.capture import Capture
+from mem.extract.commit_message import commit_body
+
+HEREDOC = (
+    "git add src/hooks.sh && git commit -m \"$(cat <<'EOF'\n"
+    "fix: guard hooks against worktrees without settings\n\n"
+    "The guard skips the hook when no settings file exists, instead of\n"
+    "crashing on a prompt that needs a terminal.\n\n"
+    "🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\n"
+    "Co-Authored-By: Claude <noreply@anthropic.com>\n"
+    "EOF\n"
+    ')" && git push'
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "body"),
+    [
+        (
+            HEREDOC,
+            (
+                "The guard skips the hook when no settings file exists, instead of\n"
+                "crashing on a prompt that needs a terminal."
+            ),
+        ),
+        (
+            'git commit -m "Fix it" -m "The cache outlived the session." -m "Left: docs."',
+            "The cache outlived the session.\n\nLeft: docs.",
+        ),
+        (
+            (
+                'git add x\ngit commit -m "probe: settled\n\nThe probe ran.\nThe other leg '
+                'remains open.\n\nCo-authored-by: Copilot <1@users.noreply.github.com>"\ngit push'
+            ),
+            "The probe ran.\nThe other leg remains open.",
+        ),
+        ('git -C repo commit --message="Subject only" && git push', ""),
+        ("git commit -am 'Subject only'", ""),
+        ('git commit -m "an unbalanced quote', ""),
+        ("git log --oneline", ""),
+    ],
+)
+def test_a_commit_messages_body_is_read_from_the_command_without_its_trailers(command, body):
+    assert commit_body(command) == body
+
+
+def claude_line(record: dict) -> str:
+    return json.dumps({"sessionId": "s1", "cwd": "/repo", **record})
+
+
+def test_a_commit_body_is_mined_as_a_note_only_when_the_commit_was_made():
+    def session(result: str, error: bool) -> list[formats.Message]:
+        lines = [
+            claude_line({"type": "user", "message": {"role": "user", "content": "fix the hook"}}),
+            claude_line(
+                {
+                    "type": "assistant",
+                    "message": {
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "tool_use",
+                                "id": "t1",
+                                "name": "Bash",
+                                "input": {"command": HEREDOC},
+                            },
+                        ],
+                    },
+                }
+            ),
+            claude_line(
+                {
+                    "type": "user",
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": "t1",
+                                "content": result,
+                                "is_error": error,
+                            },
+                        ],
+                    },
+                }
+            ),
+        ]
+        return list(formats.read(formats.detect(lines), lines))
+
+    made = session("[main 1a2b3c4] fix: guard hooks against worktrees without settings", False)
+    assert [(m.role, m.commits) for m in made if m.commits] == [
+        ("assistant", ("1a2b3c4 fix: guard hooks against worktrees without settings",))
+    ]
+    assert len([m for m in made if m.role == "commit"]) == 1
+    capture = Capture()
+    found = [c for m in made for c in capture.mine(m, m.text)] + capture.finish()
+    assert [c.text for c in found if c.why.startswith("a commit message the agent wrote")] == [
+        (
+            "The guard skips the hook when no settings file exists, instead of crashing on a "
+            "prompt that needs a terminal."
+        )
+    ]
+    refused = session("pre-commit hook failed: lint", True)
+    assert not [m for m in refused if m.role == "commit" or m.commits]
