@@ -877,7 +877,7 @@ def candidates(
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
         body = INTERJECTION.sub("", plain) if report else plain
         if lead := FINDING_LEAD.match(straight(body)):
-            body = capitalised(body[lead.end() :])
+            body = capitalised(straight(body)[lead.end() :])
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             words = body.rstrip(":： ")
@@ -1234,8 +1234,12 @@ def is_narration(body: str, cues: Compiled) -> bool:
 
 
 def straight(text: str) -> str:
-    """Typographic apostrophes as typed ones ("I’m" as "I'm"), so one cue reads both."""
-    return text.replace("’", "'") if "’" in text else text
+    """A text as the rules read it: typographic apostrophes as typed ones ("I’m" as "I'm"),
+    so one cue reads both, and no bold markers, so a cue reads through what a report stresses
+    ("Fixed: **Precomputed the two empty packs**")."""
+    if "’" in text:
+        text = text.replace("’", "'")
+    return text.replace("**", "") if "**" in text else text
 
 
 def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
@@ -1311,10 +1315,14 @@ def facts_rule(text: str, cues: Compiled) -> bool:
 
 
 def clean(text: str) -> str:
-    """Flatten whitespace and the emphasis that opens a unit of prose ("**Fix:** …", a bold
-    heading): what is stressed within it stays as written ("hits the **5000 ms** limit")."""
-    if text.lstrip().startswith("**"):
-        text = BOLD.sub(r"\1", text, count=1)
+    """Flatten whitespace and the bold of a label that opens a unit ("**Fix:** …", "**Why**:")
+    or of a whole heading: what is stressed within it stays as written ("hits the **5000 ms**
+    limit", "**Bug 1** still needs a reproduction")."""
+    text = text.strip()
+    if text.startswith("**") and (bold := BOLD.match(text)):
+        after = text[bold.end() :].lstrip()
+        if bold[1].endswith((":", "：")) or after.startswith((":", "：")) or not after:
+            text = bold[1] + text[bold.end() :]
     if "__" in text:
         text = EMPHASIS.sub(r"\1", text)
     return " ".join(text.split())

@@ -1227,3 +1227,19 @@ def test_a_way_the_agent_takes_over_another_on_the_way_is_a_decision_whatever_th
     plan = "I'll bump line-length to 120 and run the linter again."  # a plan, no way declined
     found = session(Capture(), [Message("assistant", plan), Message("assistant", "Running it.")])
     assert found == []
+
+
+def test_the_rules_read_through_bold_and_a_stressed_opening_stays_as_written():
+    found = report(
+        "Fixed:\n\n"
+        "- **Precomputed the two empty packs** (`push.go`): the bytes depend only on the hash.\n\n"
+        "Follow-ups:\n\n"
+        "- **Bug 1** still needs a reproduction on a real Matter setup.\n"
+    )
+    assert (
+        "decisions",
+        "**Precomputed the two empty packs** (`push.go`): the bytes depend only on the hash.",
+    ) in [(c, t.removeprefix("Fixed: ")) for c, t in found]
+    assert any(
+        t.endswith("**Bug 1** still needs a reproduction on a real Matter setup.") for _, t in found
+    )
