@@ -297,6 +297,8 @@ CODE_LINE = re.compile(
     r"|^[\w.$]+\((?=[^\n]*[{}'\"]).*\)[;,]?$"  # a call with literals: highlight(0, 'X', { fg })
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
+LINK = re.compile(r"<?https?://\S+")
+REFERENCE_WORDS = 6  # a list item this short beside its links names a source, says nothing
 NON_SPACE = re.compile(r"\S+")
 TWO_LETTERS = re.compile(r"[^\W\d_]{2,}")
 FOUR_LETTERS = re.compile(r"[^\W\d_]{4,}")
@@ -899,6 +901,8 @@ def candidates(
                 continue
         if size(body) < MIN_CHARS:
             continue
+        if bullet and is_reference(body):
+            continue  # "Claude Code rewind docs https://docs…": a source cited, not memory
         if bullet and bullet.group("box") == " ":
             yield Candidate("tasks", "task", cap(body), why="an unticked box"), None
             continue
@@ -978,6 +982,14 @@ def candidates(
             yield under_heading(found, heading), None
         else:
             yield found, None
+
+
+def is_reference(item: str) -> bool:
+    """Whether a list item only names a source beside its links (a report's "Sources:")."""
+    if "http" not in item:
+        return False
+    named = LINK.sub(" ", item).strip(" -—–;,.")  # "Blog URL: https://…" labels its link
+    return bool(LINK.search(item)) and ":" not in named and len(named.split()) <= REFERENCE_WORDS
 
 
 def introduction_stated(line: str, cues: Compiled) -> str:

@@ -1243,3 +1243,22 @@ def test_the_rules_read_through_bold_and_a_stressed_opening_stays_as_written():
     assert any(
         t.endswith("**Bug 1** still needs a reproduction on a real Matter setup.") for _, t in found
     )
+
+
+def test_a_source_a_report_cites_by_its_link_is_not_memory():
+    found = report(
+        "**Recommendation**\n\n"
+        "- Use `checkpoint-pi` as the base today.\n\n"
+        "Sources:  \n"
+        "- Claude Code rewind docs  \n"
+        "  https://docs.anthropic.com/en/docs/claude-code/interactive-mode#rewind  \n"
+        "- Pi extensions + list  \n"
+        "  https://github.com/nicobailon/pi-rewind-hook\n"
+    )
+    texts = [t for _, t in found]
+    assert not any("rewind docs" in t or "Pi extensions" in t for t in texts)
+    assert any("checkpoint-pi" in t for t in texts)
+    # A link said with what it is stays: "Blog URL: …" names the project's own place.
+    assert report("Deployed.\n\n- Blog URL: https://example.github.io/blog/\n") == [
+        ("facts", "Blog URL: https://example.github.io/blog/")
+    ]
