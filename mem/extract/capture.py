@@ -23,7 +23,14 @@ CHECKS_WHY = "the commands the session ran to test, lint or build, and that succ
 MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
 DECIDED = ("decision cue", "label")  # the whys of a decision a rule's words state
 PROSE_SIGNALS = frozenset({"cause", "choice"})  # what prose on the way keeps by meaning alone
-ROUTINE_SUBJECT = re.compile(r"^(?:merge\b|wip\b|fixup!|squash!|revert\b)", re.IGNORECASE)
+# Commits that decide nothing: merges, work in progress, and what only formats or lints
+# ("style: Format code with linter", "Run prettier"): no behaviour changed.
+ROUTINE_SUBJECT = re.compile(
+    r"^(?:merge\b|wip\b|fixup!|squash!|revert\b|style(?:\([^)]*\))?!?:"
+    r"|(?:re)?format(?:ted|ting)?\s+(?:the\s+)?(?:code(?:base)?|files?|sources?|everything|all)\b|(?:fix(?:ed)?\s+)?lint(?:ing)?(?:\s+(?:errors|issues|fixes))?$"
+    r"|run\s+(?:the\s+)?(?:formatter|linter|prettier|black|ruff\s+format|gofmt|cargo\s+fmt)\b)",
+    re.IGNORECASE,
+)
 
 
 class Capture:

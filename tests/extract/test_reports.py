@@ -217,15 +217,22 @@ def test_a_form_with_blanks_is_never_mined_whatever_cues_it_holds():
     assert list(patterns.from_person(form * 10)) == []
 
 
-def test_a_commit_subject_is_a_decision_and_a_merge_is_not():
+def test_a_commit_subject_is_a_decision_and_a_merge_or_a_formatting_run_is_not():
     capture = Capture()
     message = Message(
         "assistant",
-        commits=("462a28b gitproto: send empty pack on pack-less ref creates", "1a2b3c4 Merge x"),
+        commits=(
+            "462a28b gitproto: send empty pack on pack-less ref creates",
+            "1a2b3c4 Merge x",
+            "5d6e7f8 style: Format code with linter",  # only formats: no behaviour changed
+            "9a8b7c6 Run prettier",
+            "0f1e2d3 feat: format dates in the invoice header",
+        ),
     )
     found = capture.mine(message, "") + capture.finish()
     assert [(c.category, c.text) for c in found] == [
-        ("decisions", "gitproto: send empty pack on pack-less ref creates")
+        ("decisions", "gitproto: send empty pack on pack-less ref creates"),
+        ("decisions", "feat: format dates in the invoice header"),
     ]
 
 
