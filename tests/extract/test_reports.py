@@ -1269,3 +1269,13 @@ def test_a_source_a_report_cites_by_its_link_is_not_memory():
     assert report("Deployed.\n\n- Blog URL: https://example.github.io/blog/\n") == [
         ("facts", "Blog URL: https://example.github.io/blog/")
     ]
+
+
+def test_a_chinese_line_that_states_and_introduces_a_list_keeps_what_it_states():
+    found = report(
+        "我已经完善了解决方案：\n\n"
+        "1. 新增了 `pauseAllForNetworkError()` 方法：\n"
+        "   - 只暂停 `DOWNLOADING` 状态的任务\n"
+        "   - 这些任务被标记为 `PauseReason.NETWORK_ERROR`\n"
+    )
+    assert any("新增了 `pauseAllForNetworkError()` 方法" in text for _, text in found)
