@@ -220,6 +220,12 @@ DANGLING = re.compile(
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
 # "But actually, the staged changes don't include…": a thought going on from the last, in a
 # pasted log; not a rule the person set.
+# A conclusion drawn, with a subject of its own ("So the guard is redundant"): the sentence
+# goes on from the one before, yet says its finding whole. ("But X…" adds to the one before.)
+JOINED_ON = re.compile(
+    r"^(?i:so|and\s+so|hence|thus|therefore),?\s+"
+    r"(?=(?i:the|a|an|its|their|our)\s|(?!I\s)[A-Z]\w*(?:'s)?\s|`)"
+)
 GOES_ON = re.compile(rf"^(?:{GOING_ON}|actually|hmm)\b", re.IGNORECASE)
 # A sentence whose subject is a name in code: "`--include-file` is repeatable", "The
 # `gitService.branch` method first checks…", "`record.Write` signs commits via…".
@@ -1070,6 +1076,9 @@ def meaning(
         return Candidate(
             "facts", "preference", cap(body), why=f"a rule of the person's: {quoted(said[0])}"
         )
+    if joined := JOINED_ON.match(probe):
+        rest = capitalised(body[joined.end() :])
+        return meaning(rest, cues, listed, person, slots) if rest else None
     if DANGLING.match(probe):
         # "They were retries, and the job failed because `pnpm` was missing": half of a thought
         # said before it, but a later clause may stand alone.

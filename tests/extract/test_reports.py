@@ -1279,3 +1279,20 @@ def test_a_chinese_line_that_states_and_introduces_a_list_keeps_what_it_states()
         "   - 这些任务被标记为 `PauseReason.NETWORK_ERROR`\n"
     )
     assert any("新增了 `pauseAllForNetworkError()` 方法" in text for _, text in found)
+
+
+def test_a_conclusion_drawn_with_so_or_but_is_kept_by_what_it_states():
+    found = report(
+        "So the guard is largely redundant, because `async_setup` already catches the failure "
+        "one layer up.\n\n"
+        "So I will run the tests again.\n"
+    )
+    assert found == [
+        (
+            "lessons",
+            (
+                "The guard is largely redundant, because `async_setup` already catches the "
+                "failure one layer up."
+            ),
+        )
+    ]
