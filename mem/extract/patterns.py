@@ -1077,7 +1077,7 @@ def meaning(
             "facts", "preference", cap(body), why=f"a rule of the person's: {quoted(said[0])}"
         )
     if joined := JOINED_ON.match(probe):
-        rest = capitalised(body[joined.end() :])
+        rest = capitalised(straight(body)[joined.end() :])
         return meaning(rest, cues, listed, person, slots) if rest else None
     if DANGLING.match(probe):
         # "They were retries, and the job failed because `pnpm` was missing": half of a thought
