@@ -127,8 +127,8 @@ FLOOR = {
 # measurement before tuning, so a tuning set): the level reached on each of its three sets.
 MORE = REPO / "bench" / "capture-more"
 MORE_FLOOR = {
-    "a": {"kept": 0.54, "noise": 0},
-    "b": {"kept": 0.54, "noise": 3},
+    "a": {"kept": 0.56, "noise": 0},
+    "b": {"kept": 0.57, "noise": 3},
     "c": {"kept": 0.32, "noise": 1},
 }
 
