@@ -305,6 +305,7 @@ CODE_LINE = re.compile(
 INLINE_CODE = re.compile(r"`[^`\n]+`")
 LINK = re.compile(r"<?https?://\S+")
 REFERENCE_WORDS = 6  # a list item this short beside its links names a source, says nothing
+REFERENCE_NOT = re.compile(r"[:`=→]|->")  # a label, code or a mapping beside a link
 NON_SPACE = re.compile(r"\S+")
 TWO_LETTERS = re.compile(r"[^\W\d_]{2,}")
 FOUR_LETTERS = re.compile(r"[^\W\d_]{4,}")
@@ -994,8 +995,14 @@ def is_reference(item: str) -> bool:
     """Whether a list item only names a source beside its links (a report's "Sources:")."""
     if "http" not in item:
         return False
-    named = LINK.sub(" ", item).strip(" -—–;,.")  # "Blog URL: https://…" labels its link
-    return bool(LINK.search(item)) and ":" not in named and len(named.split()) <= REFERENCE_WORDS
+    named = LINK.sub(" ", item).strip(" -—–;,.")
+    # "Blog URL: https://…" labels its link and "`origin` → `https://…`" maps a name to it:
+    # facts of the project, not a source's title.
+    return (
+        bool(LINK.search(item))
+        and not REFERENCE_NOT.search(named)
+        and len(named.split()) <= REFERENCE_WORDS
+    )
 
 
 def introduction_stated(line: str, cues: Compiled) -> str:

@@ -1296,3 +1296,17 @@ def test_a_conclusion_drawn_with_so_or_but_is_kept_by_what_it_states():
             ),
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("item", "cited"),
+    [
+        ("Claude Code rewind docs https://docs.anthropic.com/en/docs/claude-code", True),
+        ("Pi extensions + list https://github.com/nicobailon/pi-rewind-hook", True),
+        ("`origin` → `https://github.com/example/radio-recognition.git`", False),
+        ("Blog URL: https://example.github.io/blog/", False),
+        ("The deploy now runs from https://ci.example.com/job/7 on every push to main", False),
+    ],
+)
+def test_a_source_cited_by_its_link_is_told_from_a_link_the_project_names(item, cited):
+    assert patterns.is_reference(item) is cited
