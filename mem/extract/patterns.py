@@ -174,9 +174,13 @@ INTERJECTION = re.compile(
 # "After reviewing the commit, I realize that the change misses X": what was found is the
 # clause after "that"; the finding, not the agent's coming to it, is memory.
 FINDING_LEAD = re.compile(
-    r"^(?:[^,.;:]{0,80},\s*)?(?:i|we)\s+(?:now\s+|also\s+)?(?:realize|realise|realized|realised"
-    r"|noticed|found|discovered|learned|learnt|confirmed|verified)\s+that\s+(?=\S)",
+    r"^(?:[^,.;:]{0,80},\s*)?(?:(?:i|we)\s+)?(?:now\s+|also\s+)?(?:realize|realise|realized"
+    r"|realised|noticed|found|discovered|learned|learnt|confirmed|verified)\s+that\s+(?=\S)",
     re.IGNORECASE,
+)
+# Of those, the words that say something was found out: what follows them is a lesson.
+FOUND_OUT = re.compile(
+    r"\b(?:reali[sz]ed?|noticed|found|discovered|learned|learnt)\b", re.IGNORECASE
 )
 # A tool's own line in an export ("Read file: src/start.ts", "Ran command: …").
 TOOL_LINE = re.compile(
@@ -890,8 +894,10 @@ def candidates(
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
         body = INTERJECTION.sub("", plain) if report else plain
+        found_out = False  # "Discovered that X": X was found out
         if lead := FINDING_LEAD.match(straight(body)):
             body = capitalised(straight(body)[lead.end() :])
+            found_out = bool(FOUND_OUT.search(lead[0]))
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             words = body.rstrip(":： ")
@@ -970,6 +976,8 @@ def candidates(
         ):
             where = "the answer to 'what went wrong?'" if filing == default else "its heading"
             found = Candidate(filing[0], filing[1], cap(body), why=where)
+        if found is None and found_out and is_statement(body, cues):
+            found = Candidate("lessons", "lesson", cap(body), why="a finding")
         if found is None and signals and not report and is_statement(body, cues):
             found = meaning(body, cues, listed=False, slots=signals)
             if found is not None and found.why.startswith("choice") and not REASON.search(body):

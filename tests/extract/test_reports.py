@@ -1310,3 +1310,16 @@ def test_a_conclusion_drawn_with_so_or_but_is_kept_by_what_it_states():
 )
 def test_a_source_cited_by_its_link_is_told_from_a_link_the_project_names(item, cited):
     assert patterns.is_reference(item) is cited
+
+
+def test_what_a_report_says_was_found_out_is_a_lesson_and_what_it_verified_is_not():
+    found = report(
+        "Session summary:\n\n"
+        "- Discovered that many pending features were actually already implemented in `src/`\n"
+        "- Verified that the integration suite runs against the local server\n"
+    )
+    assert (
+        "lessons",
+        "Many pending features were actually already implemented in `src/`",
+    ) in found
+    assert not any(c == "lessons" and "integration suite" in t for c, t in found)
