@@ -1323,3 +1323,14 @@ def test_what_a_report_says_was_found_out_is_a_lesson_and_what_it_verified_is_no
         "Many pending features were actually already implemented in `src/`",
     ) in found
     assert not any(c == "lessons" and "integration suite" in t for c, t in found)
+
+
+def test_a_change_said_in_chinese_with_ba_or_jiang_is_a_decision():
+    assert report(
+        "已经把 `configs/fastmldnn/paper` 加到 `pyrightconfig.json` 的 `exclude` 里了。"
+    ) == [
+        (
+            "decisions",
+            "已经把 `configs/fastmldnn/paper` 加到 `pyrightconfig.json` 的 `exclude` 里了。",
+        )
+    ]
