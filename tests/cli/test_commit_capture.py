@@ -131,7 +131,7 @@ MORE_FLOOR = {
     "b": {"kept": 0.57, "noise": 3},
     "c": {"kept": 0.32, "noise": 1},
     "d": {"kept": 0.54, "noise": 0},
-    "e": {"kept": 0.65, "noise": 2},
+    "e": {"kept": 0.69, "noise": 2},
 }
 
 
