@@ -27,8 +27,11 @@ PROSE_SIGNALS = frozenset({"cause", "choice"})  # what prose on the way keeps by
 # ("style: Format code with linter", "Run prettier"): no behaviour changed.
 ROUTINE_SUBJECT = re.compile(
     r"^(?:merge\b|wip\b|fixup!|squash!|revert\b|style(?:\([^)]*\))?!?:"
-    r"|(?:re)?format(?:ted|ting)?\s+(?:the\s+)?(?:code(?:base)?|files?|sources?|everything|all)\b|(?:fix(?:ed)?\s+)?lint(?:ing)?(?:\s+(?:errors|issues|fixes))?$"
-    r"|run\s+(?:the\s+)?(?:formatter|linter|prettier|black|ruff\s+format|gofmt|cargo\s+fmt)\b)",
+    # the whole subject: "Format code", "Reformatted all files with black", "Fix lint"
+    r"|(?:(?:chore|ci|build)(?:\([^)]*\))?:\s*)?(?:(?:re)?format(?:ted|ting)?\s+(?:the\s+)?"
+    r"(?:code(?:base)?|files?|sources?|everything|all(?:\s+files)?)(?:\s+with\s+\S+)?"
+    r"|(?:fix(?:ed)?\s+)?lint(?:ing)?(?:\s+(?:errors|issues|warnings|fixes))?"
+    r"|run\s+(?:the\s+)?(?:formatter|linter|prettier|black|ruff\s+format|gofmt|cargo\s+fmt))\s*$)",
     re.IGNORECASE,
 )
 

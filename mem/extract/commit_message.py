@@ -10,12 +10,17 @@ import shlex
 
 # `git commit`, with git's own options before the subcommand (`git -C repo commit`).
 GIT_COMMIT = re.compile(r"\bgit\b(?:\s+-[Cc]\s+\S+)*(?:\s+--?[\w-]+(?:=\S+)?)*\s+commit\b")
-# A here-document (`-m "$(cat <<'EOF' … EOF)"`, `-F - <<EOF`): its lines up to the delimiter.
+# A here-document given as the message (`-m "$(cat <<'EOF'`, `-F - <<EOF`, `--file=-`): its
+# lines up to the delimiter. One elsewhere in the command is another program's input.
 HEREDOC = re.compile(
-    r"<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)\b", re.DOTALL
+    r"(?:-[a-zA-Z]*m\s*\"?\$\(\s*cat\s*|(?:-F|--file)(?:\s+|=)-\s*)"
+    r"<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)\b",
+    re.DOTALL,
 )
-COMMAND_END = re.compile(r"\s(?:&&|\|\||;|\|)\s")
-MESSAGE_FLAGS = ("-m", "--message")
+SHELLS = frozenset({"sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash"})
+SHELL_SCRIPT = re.compile(r"^-[a-z]*c$")  # `-c`, `-lc`: the next word is the script
+OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;"})
+MESSAGE_FLAG = re.compile(r"^-[a-zA-Z]*m$")  # `-m`, `-am`, `-sm`: the message is the next word
 # What tools append to every message: co-author and sign-off trailers, "Generated with …".
 TRAILER = re.compile(
     r"^\s*(?:[A-Z][\w-]*-by:\s|(?:🤖\s*)?generated\s+(?:with|by)\b|Change-Id:\s)", re.IGNORECASE
@@ -25,6 +30,7 @@ TRAILER = re.compile(
 def commit_body(command: str) -> str:
     """What a `git commit` command's message says below its subject line; "" when it has
     none (a one-line message), or the command is no commit or cannot be read."""
+    command = script_of(command)
     found = GIT_COMMIT.search(command)
     if found is None:
         return ""
@@ -36,19 +42,35 @@ def commit_body(command: str) -> str:
     return "\n".join(kept).strip()
 
 
-def messages(arguments: str) -> list[str]:
-    """The values of `-m`/`--message` in a commit's arguments, each a paragraph."""
-    cut = COMMAND_END.search(arguments)
+def script_of(command: str) -> str:
+    """The script a shell is given (`bash -lc '…'`, as a reader joins a command given as a
+    list), else the command as it is."""
+    if not command.lstrip().startswith(tuple(SHELLS)):
+        return command
     try:
-        words = shlex.split(arguments[: cut.start()] if cut else arguments, posix=True)
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if len(words) >= 3 and words[0] in SHELLS and SHELL_SCRIPT.match(words[1]):
+        return words[2]
+    return command
+
+
+def messages(arguments: str) -> list[str]:
+    """The values of `-m`/`--message` in a commit's arguments, each a paragraph, up to the
+    end of the commit command (an operator outside quotes)."""
+    lexer = shlex.shlex(arguments, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    values: list[str] = []
+    try:
+        words = list(lexer)
     except ValueError:
         return []  # an unbalanced quote: the command is cut or not shell
-    values = []
     for at, word in enumerate(words):
-        if word in MESSAGE_FLAGS and at + 1 < len(words):
+        if word in OPERATORS:
+            break
+        if MESSAGE_FLAG.match(word) and at + 1 < len(words):
             values.append(words[at + 1])
         elif word.startswith("--message="):
             values.append(word.partition("=")[2])
-        elif word.startswith("-m") and len(word) > 2 and not word.startswith("--"):
-            values.append(word[2:])
     return values

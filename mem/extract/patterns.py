@@ -174,8 +174,9 @@ INTERJECTION = re.compile(
 # "After reviewing the commit, I realize that the change misses X": what was found is the
 # clause after "that"; the finding, not the agent's coming to it, is memory.
 FINDING_LEAD = re.compile(
-    r"^(?:[^,.;:]{0,80},\s*)?(?:(?:i|we)\s+)?(?:now\s+|also\s+)?(?:realize|realise|realized"
-    r"|realised|noticed|found|discovered|learned|learnt|confirmed|verified)\s+that\s+(?=\S)",
+    r"^(?:[^,.;:]{0,80},\s*)?(?:(?:i|we)\s+)?(?:now\s+|also\s+)?(?P<verb>realize|realise"
+    r"|realized|realised|noticed|found|discovered|learned|learnt|confirmed|verified)\s+that\s+"
+    r"(?=\S)",
     re.IGNORECASE,
 )
 # Of those, the words that say something was found out: what follows them is a lesson.
@@ -227,14 +228,14 @@ DANGLING = re.compile(
     re.IGNORECASE,
 )
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
-# "But actually, the staged changes don't include…": a thought going on from the last, in a
-# pasted log; not a rule the person set.
 # A conclusion drawn, with a subject of its own ("So the guard is redundant"): the sentence
 # goes on from the one before, yet says its finding whole. ("But X…" adds to the one before.)
 JOINED_ON = re.compile(
     r"^(?i:so|and\s+so|hence|thus|therefore),?\s+"
     r"(?=(?i:the|a|an|its|their|our)\s|(?!I\s)[A-Z]\w*(?:'s)?\s|`)"
 )
+# "But actually, the staged changes don't include…": a thought going on from the last, in a
+# pasted log; not a rule the person set.
 GOES_ON = re.compile(rf"^(?:{GOING_ON}|actually|hmm)\b", re.IGNORECASE)
 # A sentence whose subject is a name in code: "`--include-file` is repeatable", "The
 # `gitService.branch` method first checks…", "`record.Write` signs commits via…".
@@ -315,6 +316,9 @@ INLINE_CODE = re.compile(r"`[^`\n]+`")
 LINK = re.compile(r"<?https?://\S+")
 REFERENCE_WORDS = 6  # a list item this short beside its links names a source, says nothing
 REFERENCE_NOT = re.compile(r"[:`=→]|->")  # a label, code or a mapping beside a link
+LINKED_BY = re.compile(
+    r"\b(?:by|in|at|to|from|of|see|via|on|for|with|per|is|are|was)$", re.IGNORECASE
+)
 NON_SPACE = re.compile(r"\S+")
 TWO_LETTERS = re.compile(r"[^\W\d_]{2,}")
 FOUR_LETTERS = re.compile(r"[^\W\d_]{4,}")
@@ -896,8 +900,8 @@ def candidates(
         body = INTERJECTION.sub("", plain) if report else plain
         found_out = False  # "Discovered that X": X was found out
         if lead := FINDING_LEAD.match(straight(body)):
-            body = capitalised(straight(body)[lead.end() :])
-            found_out = bool(FOUND_OUT.search(lead[0]))
+            found_out = bool(FOUND_OUT.match(lead["verb"]))
+            body = capitalised(body[as_written(body, lead.end()) :].lstrip())
         if body.endswith((":", "：")):
             filing = filing_of(body, cues)
             words = body.rstrip(":： ")
@@ -1008,12 +1012,15 @@ def is_reference(item: str) -> bool:
     """Whether a list item only names a source beside its links (a report's "Sources:")."""
     if "http" not in item:
         return False
-    named = LINK.sub(" ", item).strip(" -—–;,.")
-    # "Blog URL: https://…" labels its link and "`origin` → `https://…`" maps a name to it:
-    # facts of the project, not a source's title.
+    link = LINK.search(item)
+    if link is None or LINK.sub(" ", item[link.start() :]).strip(" ;,."):
+        return False  # the link is within a statement: "Upstream bug https://… breaks X"
+    named = item[: link.start()].strip(" -—–;,.")
+    # "Blog URL: https://…" labels its link, "`origin` → `https://…`" maps a name to it and
+    # "Still blocked by https://…" says something of it: facts of the project, not a title.
     return (
-        bool(LINK.search(item))
-        and not REFERENCE_NOT.search(named)
+        not REFERENCE_NOT.search(named)
+        and not LINKED_BY.search(named)
         and len(named.split()) <= REFERENCE_WORDS
     )
 
@@ -1097,7 +1104,7 @@ def meaning(
             "facts", "preference", cap(body), why=f"a rule of the person's: {quoted(said[0])}"
         )
     if joined := JOINED_ON.match(probe):
-        rest = capitalised(straight(body)[joined.end() :])
+        rest = capitalised(body[as_written(body, joined.end()) :].lstrip())
         return meaning(rest, cues, listed, person, slots) if rest else None
     if DANGLING.match(probe):
         # "They were retries, and the job failed because `pnpm` was missing": half of a thought
@@ -1117,7 +1124,7 @@ def meaning(
     if acted and (slots is None or "cause" in slots) and not person:
         # "The deployment object has no result inline, so I'm pulling its statuses": what the
         # agent found, that made it act; the action is narration.
-        finding = body[: acted.start()].strip()
+        finding = body[: as_written(body, acted.start())].strip()
         if said_words(finding) >= STATEMENT_MIN_WORDS and is_statement(finding, cues):
             why = f"a finding the agent acted on {quoted(acted[0].strip(', '))}"
             return Candidate("lessons", "lesson", cap(finding + "."), why=why)
@@ -1137,7 +1144,7 @@ def meaning(
                 return Candidate(
                     category,
                     kind,
-                    cap_at(body, signal.start()),
+                    cap_at(body, as_written(body, signal.start())),
                     why=f"{slot} signal {quoted(signal[0])}",
                 )
     # "`--include-file` is repeatable, resolved relative to `--repo`": how a thing the project
@@ -1283,10 +1290,24 @@ def is_narration(body: str, cues: Compiled) -> bool:
 def straight(text: str) -> str:
     """A text as the rules read it: typographic apostrophes as typed ones ("I’m" as "I'm"),
     so one cue reads both, and no bold markers, so a cue reads through what a report stresses
-    ("Fixed: **Precomputed the two empty packs**")."""
+    ("Fixed: **Precomputed the two empty packs**"). `as_written` maps a place in it back."""
     if "’" in text:
         text = text.replace("’", "'")
     return text.replace("**", "") if "**" in text else text
+
+
+def as_written(text: str, at: int) -> int:
+    """Where the place `at` of `straight(text)` is in `text`: past the bold markers before it,
+    so what the rules found is cut from the text as written."""
+    if "**" not in text:
+        return at
+    written = read = 0
+    while read < at and written < len(text):
+        if text.startswith("**", written):
+            written += 2
+        else:
+            written, read = written + 1, read + 1
+    return written
 
 
 def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
@@ -1335,7 +1356,8 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
             if category == "tasks" and UNDER_WAY.search(probe):
                 return None  # "…still needs the option; I'm patching that": not left open
             cue = probe[found.start() : found.end()]
-            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(cue)}", found.start())
+            at = as_written(sentence, found.start())
+            return filed(category, kind, sentence, cues, f"{slot} cue {quoted(cue)}", at)
     return None
 
 
@@ -1531,7 +1553,7 @@ def from_person(text: str) -> Iterator[Candidate]:
             yield Candidate("facts", "fact", cap(body), why="the person states it")
         elif directive := cues.directive.search(probe):
             # "…then open a PR and follow our tpr template": the rule, not the request
-            rule = body[directive.start() :]
+            rule = body[as_written(body, directive.start()) :]
             yield Candidate(
                 "facts",
                 "preference",

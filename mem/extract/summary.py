@@ -35,7 +35,7 @@ from mem.text import fence_mark
 SUMMARY_LINE = re.compile(
     # "**Summary:** it works", "Summary: …"; not "**Summary:**" over a list ("**" says nothing)
     r"^[ \t]*\**(?:summary|resumo)\**[ \t]*:[ \t]*(?:\*\*(?=[ \t])[ \t]*)?"
-    r"(?P<text>(?:\*\*)?[^\s*].*)$",
+    r"(?P<text>(?!\*+[ \t]*$)\S.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
 SUMMARY_HEADING = re.compile(

@@ -45,7 +45,17 @@ HEREDOC = (
             "The probe ran.\nThe other leg remains open.",
         ),
         ('git -C repo commit --message="Subject only" && git push', ""),
-        ("git commit -am 'Subject only'", ""),
+        (
+            'git commit -am "Fix parser" -m "The tokenizer dropped the last token."',
+            "The tokenizer dropped the last token.",
+        ),
+        (
+            'git commit -m "Subject" -m "Pipe it: a | b; then && more" && git push',
+            "Pipe it: a | b; then && more",
+        ),
+        ('bash -lc \'git commit -m "Fix it" -m "Body in a script."\'', "Body in a script."),
+        ('git commit -m "Fix parser" && cat <<EOF > notes.txt\nunrelated\nnotes\nEOF', ""),
+        ("git commit -F - <<'EOF'\nSubject\n\nBody line.\nEOF", "Body line."),
         ('git commit -m "an unbalanced quote', ""),
         ("git log --oneline", ""),
     ],

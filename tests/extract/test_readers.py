@@ -84,7 +84,11 @@ CODEX_0171 = [
         {
             "type": "CommandExecution",
             "id": "c1",
-            "command": ["bash", "-lc", "git commit -am 'Rename foo to bar'"],
+            "command": [
+                "bash",
+                "-lc",
+                "git commit -am 'Rename foo to bar' -m 'The old name clashed with the prelude.'",
+            ],
             "cwd": "/r",
             "parsedCmd": [],
             "source": "agent",
@@ -116,6 +120,8 @@ def test_a_codex_0171_rollout_reads_its_turn_items():
     assert "Plan the rename" not in " ".join(m.text for m in messages)
     assert files_of(messages) == ["src/a.rs"]
     assert commits_of(messages) == ["1a2b3c4 Rename foo to bar"]
+    # The message's body, read from the command given as a list to a shell.
+    assert said(messages, "commit") == ["The old name clashed with the prelude."]
     assert {m.session for m in messages} == {"s-171"}
 
 
@@ -190,7 +196,11 @@ COPILOT = [
             "outputTokens": 42,
             "toolRequests": [
                 {"toolCallId": "e1", "name": "edit", "arguments": {"path": "/r/sign.go"}},
-                {"toolCallId": "b1", "name": "bash", "arguments": {"command": "git commit -m x"}},
+                {
+                    "toolCallId": "b1",
+                    "name": "bash",
+                    "arguments": {"command": 'git commit -m x -m "Unsigned repos keep working."'},
+                },
             ],
         },
     },
@@ -213,6 +223,7 @@ def test_copilot_cli_events_read_with_roles_bare_or_wrapped(wrapped):
     assert said(messages, "assistant") == ["Signing is opt-in and off by default."]
     assert said(messages, "thinking") == ["Maybe check the config first"]
     assert files_of(messages) == ["sign.go"] and commits_of(messages) == ["42bc2ee x"]
+    assert said(messages, "commit") == ["Unsigned repos keep working."]
     assert sum(m.output_tokens for m in messages) == 42
 
 

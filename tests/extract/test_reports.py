@@ -227,12 +227,14 @@ def test_a_commit_subject_is_a_decision_and_a_merge_or_a_formatting_run_is_not()
             "5d6e7f8 style: Format code with linter",  # only formats: no behaviour changed
             "9a8b7c6 Run prettier",
             "0f1e2d3 feat: format dates in the invoice header",
+            "3c4d5e6 Format code blocks in chat replies",
         ),
     )
     found = capture.mine(message, "") + capture.finish()
     assert [(c.category, c.text) for c in found] == [
         ("decisions", "gitproto: send empty pack on pack-less ref creates"),
         ("decisions", "feat: format dates in the invoice header"),
+        ("decisions", "Format code blocks in chat replies"),
     ]
 
 
@@ -1170,6 +1172,9 @@ def test_a_summary_label_over_a_list_is_no_what_by_itself():
     summary = SessionSummary()
     summary.take(Message("assistant", "**Summary:** the tests time out on `main` too."), [])
     assert summary.what == "the tests time out on `main` too."
+    summary = SessionSummary()
+    summary.take(Message("assistant", "Summary: *all tests pass now* after the fix."), [])
+    assert summary.what == "*all tests pass now* after the fix."
 
 
 def test_a_long_statement_keeps_the_sentence_its_signal_is_in():
@@ -1306,6 +1311,8 @@ def test_a_conclusion_drawn_with_so_or_but_is_kept_by_what_it_states():
         ("`origin` → `https://github.com/example/radio-recognition.git`", False),
         ("Blog URL: https://example.github.io/blog/", False),
         ("The deploy now runs from https://ci.example.com/job/7 on every push to main", False),
+        ("Upstream bug https://example.org/issues/3 breaks the arm64 build", False),
+        ("Still blocked by https://example.org/issues/3", False),
     ],
 )
 def test_a_source_cited_by_its_link_is_told_from_a_link_the_project_names(item, cited):
@@ -1333,4 +1340,19 @@ def test_a_change_said_in_chinese_with_ba_or_jiang_is_a_decision():
             "decisions",
             "已经把 `configs/fastmldnn/paper` 加到 `pyrightconfig.json` 的 `exclude` 里了。",
         )
+    ]
+
+
+def test_what_the_rules_find_past_bold_is_cut_from_the_text_as_written():
+    c = patterns.compiled()
+    said = "The **deployment** object has no **result** inline at all, so I'm pulling its statuses"
+    assert patterns.meaning(said, c).text == (
+        "The **deployment** object has no **result** inline at all."
+    )
+    asked = (
+        "Fix the **login** bug in **auth.py**, then open a PR and follow our tpr template please."
+    )
+    assert [f.text for f in patterns.from_person(asked)] == ["Follow our tpr template please."]
+    assert report("I found that `build(**opts)` drops the keyword arguments of every caller.") == [
+        ("lessons", "`build(**opts)` drops the keyword arguments of every caller.")
     ]
