@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from mem.extract.checks import check_commands
-from mem.extract.formats import Message, commits_in, without_recall
+from mem.extract.formats import Message, commits_in, committed, without_recall
 
 ROLE = re.compile(r"^_\*\*(?P<who>User|Assistant|Agent)\b[^*]*\*\*_\s*$")
 TOOL_TAG_OPEN = re.compile(r"^\s*<tool-use\b")
@@ -72,13 +72,15 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             dict.fromkeys(m["a"] or m["b"] or m["c"] for m in FILE_NAMED.finditer(text))
         ) + tuple(m["path"].strip() for m in EDIT_SUMMARY.finditer(text))
         commits = commits_in(text) if "commit" in text else ()
-        if files or commits:
-            yield Message("assistant", files=tuple(dict.fromkeys(files)), commits=commits)
+        if files:
+            yield Message("assistant", files=tuple(dict.fromkeys(files)))
         named = TOOL_NAME.search(text)
         name = tool_name or (named["name"] if named else "")
         tool_name = ""  # the next block names its own tool
         block = COMMAND_BLOCK.search(text) if TERMINAL_TOOLS.search(name) else None
-        checks = check_commands(block["command"].strip()) if block else ()
+        command = block["command"].strip() if block else ""
+        yield from committed(commits, command)  # what its message says, where the call shows it
+        checks = check_commands(command) if command else ()
         if checks:
             yield Message("assistant", checks=checks)
 

@@ -122,3 +122,32 @@ def test_a_commit_body_is_mined_as_a_note_only_when_the_commit_was_made():
     ]
     refused = session("pre-commit hook failed: lint", True)
     assert not [m for m in refused if m.role == "commit" or m.commits]
+
+
+def test_a_chat_exported_as_markdown_gives_the_body_of_a_commit_its_terminal_block_shows():
+    lines = [
+        "_**User**_\n",
+        "\n",
+        "commit it\n",
+        "\n",
+        "---\n",
+        "\n",
+        "_**Assistant**_\n",
+        "\n",
+        "Tool use: **run_terminal_cmd**\n",
+        "\n",
+        "```bash\n",
+        'git commit -m "Pause only network tasks" -m "Manual pauses stay paused."\n',
+        "```\n",
+        "\n",
+        "```\n",
+        "[main 3f2e1d0] Pause only network tasks\n",
+        "```\n",
+        "\n",
+        "---\n",
+        "\n",
+        "Committed.\n",
+    ]
+    messages = list(formats.read("markdown-chat", lines))
+    assert [c for m in messages for c in m.commits] == ["3f2e1d0 Pause only network tasks"]
+    assert [m.text for m in messages if m.role == "commit"] == ["Manual pauses stay paused."]
