@@ -62,7 +62,8 @@ CUES = Cues(
                 r"|rather\s+than)\b"
             ),
             r"\bthe\s+(?:choice|decision)\s+(?:was|is)\b",
-            # The fix said by what it did: "This was fixed by refactoring `refresh()`".
+            # The fix said by what it did: "The fix was to…", "This was fixed by refactoring…".
+            r"\bthe\s+(?:real\s+)?fix\s+(?:was|is)\b",
             r"\b(?:fixed|resolved|solved|addressed)\s+(?:(?:it|this|that)\s+)?by\s+\w+ing\b",
             r"^replaced\b.*\bwith\b",
             r"\bwe\s+kept\b.*\b(?:because|since|as)\b",
@@ -107,7 +108,6 @@ CUES = Cues(
                 r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised|realize"
                 r"|realise)\b"
             ),
-            r"\bthe\s+fix\s+(?:was|is)\b",
             r"\bwas\s+caused\s+by\b|\bbecause\s+of\s+a\b",
             r"\bcame\s+from\b|\bstem(?:s|med)?\s+from\b",
             # "The NaNs come from …" names a cause; "That is where it comes from" explains one.
