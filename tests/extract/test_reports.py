@@ -1213,6 +1213,10 @@ def test_what_a_statement_stresses_stays_as_written_and_a_bold_label_is_read_as_
             "decisions",
         ),
         (
+            "The fix was to load the existing settings first, then merge in the new values.",
+            "decisions",
+        ),
+        (
             "O bug foi corrigido ao mover a validação para antes do envio do formulário.",
             "decisions",
         ),
