@@ -274,6 +274,10 @@ FACT_ANCHOR = re.compile(
     r"`[^`]+`|\w/\w|\b\w+\.[a-z]{1,5}\b|https?://|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*"
     r"|\b\w+_\w+|\b[A-Z]{2,}\b|[A-Za-z]\d|\d[A-Za-z]"
 )
+# A commit named with its subject: "Commit: `462a28b` — `gitproto: …`", "`ec4b1d8` — chore: …"
+COMMIT_NAMED = re.compile(
+    r"^(?i:commit(?:ted)?s?(?:\s+as)?\s*:?\s*)?`?[0-9a-f]{7,40}`?\s*[—–:-]\s*\S"
+)
 LOCAL_LINK = re.compile(r"file://|\]\(/(?:Users|home|tmp|var)/|[A-Z]:[\\/]Users", re.IGNORECASE)
 PATH_LIKE = re.compile(r"/|\.[A-Za-z]{1,5}`?$")  # `src/x`, `discovery.json`: a place, not words
 FACT_WORDS = 3  # a listed fact says at least this many words besides paths
@@ -1130,6 +1134,10 @@ def meaning(
             return Candidate("lessons", "lesson", cap(finding + "."), why=why)
     if person and cues.request.search(probe):
         return None  # work the session goes on to do
+    if not person and COMMIT_NAMED.match(probe):
+        # "Commit: `462a28b` — `gitproto: send empty pack…`": a change made, by its commit
+        why = f"{CHANGE_WHY}: a commit it names"  # a list of them is a change log
+        return Candidate("decisions", "decision", cap(body), why=why)
     # "Improve Windows test reliability": a title, not a statement; listed, it may be a fact.
     short = said_words(probe, paths=True) < STATEMENT_MIN_WORDS
     if short and not listed:

@@ -1360,3 +1360,17 @@ def test_what_the_rules_find_past_bold_is_cut_from_the_text_as_written():
     assert report("I found that `build(**opts)` drops the keyword arguments of every caller.") == [
         ("lessons", "`build(**opts)` drops the keyword arguments of every caller.")
     ]
+
+
+def test_a_commit_a_report_names_with_its_subject_is_a_decision_and_a_list_of_them_one_entry():
+    assert report(
+        "Pushed.\n\nCommit: `462a28b` — `gitproto: send empty pack on pack-less ref creates`\n"
+    ) == [("decisions", "Commit: `462a28b` — `gitproto: send empty pack on pack-less ref creates`")]
+    found = report(
+        "Three commits on `main`:\n\n"
+        "- `ec4b1d8` — chore: bump version to 0.3.0 for the release\n"
+        "- `3d72efa` — feat: add policy rules and an on-chain audit trail\n"
+        "- `9efe77f` — feat: add the how-to-use skill\n"
+    )
+    assert [c for c, _ in found] == ["decisions"]
+    assert "`3d72efa` — feat: add policy rules" in found[0][1]
