@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mem.extract.cues import Compiled, compiled
+from mem.extract.cues import ABBREVIATIONS, Compiled, compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
     DONE_SHARE,
@@ -32,6 +32,9 @@ from mem.extract.patterns import (
 )
 from mem.text import fence_mark
 
+# Where a person's first sentence ends, whatever case the next one starts in (people type
+# prompts in lower case: "…has been failing. with the log below").
+ASK_END = re.compile(r"(?<=[.!?])" + ABBREVIATIONS + r"\s+(?=\S)")
 SUMMARY_LINE = re.compile(
     # "**Summary:** it works", "Summary: …"; not "**Summary:**" over a list ("**" says nothing)
     r"^[ \t]*\**(?:summary|resumo)\**[ \t]*:[ \t]*(?:\*\*(?=[ \t])[ \t]*)?"
@@ -207,7 +210,8 @@ class SessionSummary:
             return self.summary_line
         # The commits' own subjects say the outcome in the agent's words for the next reader;
         # a report's sentence may name one step of it ("Added two tests…").
-        subjects = [c.split(" ", 1)[1] for c in self.commits if " " in c]
+        # A subject said twice (a commit amended, or made again) says its change once.
+        subjects = list(dict.fromkeys(c.split(" ", 1)[1] for c in self.commits if " " in c))
         outcome = cap("; ".join([s for s in subjects if not ROUTINE_COMMIT.match(s)][-3:]))
         reports = [*self.reports, self.last_words] if self.last_words else self.reports
         worked = [*self.worked, self.turn_work] if self.last_words else self.worked
@@ -266,7 +270,8 @@ class SessionSummary:
                 and len(sentence) >= 10
                 and not CODE_LIKE.search(sentence)
             ):
-                return cap(sentence)
+                end = ASK_END.search(sentence)
+                return cap(sentence[: end.start()] if end and end.start() >= 10 else sentence)
         return ""
 
     def render(self) -> str:

@@ -1374,3 +1374,27 @@ def test_a_commit_a_report_names_with_its_subject_is_a_decision_and_a_list_of_th
     )
     assert [c for c, _ in found] == ["decisions"]
     assert "`3d72efa` — feat: add policy rules" in found[0][1]
+
+
+def test_the_handoff_says_a_commit_amended_once_and_asks_in_the_persons_first_sentence():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "user",
+            "research why the deploy has been failing. with the log below\n"
+            "t/app:build: · staleTimes",
+        ),
+        [],
+    )
+    summary.take(
+        Message(
+            "assistant",
+            commits=(
+                "19d6a54 fix(deps): declare zod peer via packageExtensions",
+                "28fca20 fix(deps): declare zod peer via packageExtensions",
+            ),
+        ),
+        [],
+    )
+    assert summary.what == "fix(deps): declare zod peer via packageExtensions"
+    assert summary.asked == "research why the deploy has been failing."
