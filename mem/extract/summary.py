@@ -35,6 +35,16 @@ from mem.text import fence_mark
 # Where a person's first sentence ends, whatever case the next one starts in (people type
 # prompts in lower case: "…has been failing. with the log below").
 ASK_END = re.compile(r"(?<=[.!?])" + ABBREVIATIONS + r"\s+(?=\S)")
+ASK_MIN, ASK_LINE = 10, 200  # a last line this long, in characters, is the person's own ask
+EMOTICON = re.compile(r"[:;=]-?[)\]]")
+
+
+def opens_cut(sentence: str) -> bool:
+    """Whether a sentence begins past its start: it closes a bracket it never opened."""
+    said = EMOTICON.sub("", sentence)  # "hey :) can you…" opens as it should
+    return any(said.count(close) > said.count(open_) for open_, close in ("()", "[]"))
+
+
 SUMMARY_LINE = re.compile(
     # "**Summary:** it works", "Summary: …"; not "**Summary:**" over a list ("**" says nothing)
     r"^[ \t]*\**(?:summary|resumo)\**[ \t]*:[ \t]*(?:\*\*(?=[ \t])[ \t]*)?"
@@ -262,7 +272,9 @@ class SessionSummary:
 
     @property
     def asked(self) -> str:
-        """What the person asked for, in its first sentence."""
+        """What the person asked for, in its first sentence; where the prompt opens in the
+        middle of a paste ("ION_ON_CHAIN env var)": an earlier session cut short), the line
+        the person ended it with ("Continue please")."""
         for unit in prose_units(self.first_prompt):
             sentence = body_of(unit)
             if (
@@ -271,7 +283,11 @@ class SessionSummary:
                 and not CODE_LIKE.search(sentence)
             ):
                 end = ASK_END.search(sentence)
-                return cap(sentence[: end.start()] if end and end.start() >= 10 else sentence)
+                first = sentence[: end.start()] if end and end.start() >= 10 else sentence
+                if opens_cut(first):
+                    last = self.first_prompt.strip().splitlines()[-1].strip()
+                    return cap(last) if ASK_MIN <= len(last) <= ASK_LINE else ""
+                return cap(first)
         return ""
 
     def render(self) -> str:

@@ -1398,3 +1398,19 @@ def test_the_handoff_says_a_commit_amended_once_and_asks_in_the_persons_first_se
     )
     assert summary.what == "fix(deps): declare zod peer via packageExtensions"
     assert summary.asked == "research why the deploy has been failing."
+
+
+def test_a_prompt_that_opens_in_the_middle_of_a_paste_asks_in_the_line_it_ends_with():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "user",
+            "ION_ON_CHAIN env var)\n- Installed the skills for development-time expertise\n"
+            "- Policy rules implemented as Rust trait impls\n\nContinue please\n",
+        ),
+        [],
+    )
+    assert summary.asked == "Continue please"
+    summary = SessionSummary()
+    summary.take(Message("user", "hey :) can you fix the login loop in `auth.py`?"), [])
+    assert summary.asked == "hey :) can you fix the login loop in `auth.py`?"
