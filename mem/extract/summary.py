@@ -35,7 +35,6 @@ from mem.text import fence_mark
 # Where a person's first sentence ends, whatever case the next one starts in (people type
 # prompts in lower case: "…has been failing. with the log below").
 ASK_END = re.compile(r"(?<=[.!?])" + ABBREVIATIONS + r"\s+(?=\S)")
-ASK_MIN, ASK_LINE = 10, 200  # a last line this long, in characters, is the person's own ask
 EMOTICON = re.compile(r"[:;=]-?[)\]]")
 
 
@@ -272,9 +271,8 @@ class SessionSummary:
 
     @property
     def asked(self) -> str:
-        """What the person asked for, in its first sentence; where the prompt opens in the
-        middle of a paste ("ION_ON_CHAIN env var)": an earlier session cut short), the line
-        the person ended it with ("Continue please")."""
+        """What the person asked for, in its first sentence; nothing where the prompt opens
+        in the middle of a paste ("ION_ON_CHAIN env var)": an earlier session cut short)."""
         for unit in prose_units(self.first_prompt):
             sentence = body_of(unit)
             if (
@@ -284,10 +282,7 @@ class SessionSummary:
             ):
                 end = ASK_END.search(sentence)
                 first = sentence[: end.start()] if end and end.start() >= 10 else sentence
-                if opens_cut(first):
-                    last = self.first_prompt.strip().splitlines()[-1].strip()
-                    return cap(last) if ASK_MIN <= len(last) <= ASK_LINE else ""
-                return cap(first)
+                return "" if opens_cut(first) else cap(first)
         return ""
 
     def render(self) -> str:

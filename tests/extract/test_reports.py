@@ -1400,7 +1400,7 @@ def test_the_handoff_says_a_commit_amended_once_and_asks_in_the_persons_first_se
     assert summary.asked == "research why the deploy has been failing."
 
 
-def test_a_prompt_that_opens_in_the_middle_of_a_paste_asks_in_the_line_it_ends_with():
+def test_a_prompt_that_opens_in_the_middle_of_a_paste_says_no_ask_rather_than_its_fragment():
     summary = SessionSummary()
     summary.take(
         Message(
@@ -1410,7 +1410,7 @@ def test_a_prompt_that_opens_in_the_middle_of_a_paste_asks_in_the_line_it_ends_w
         ),
         [],
     )
-    assert summary.asked == "Continue please"
+    assert summary.asked == ""
     summary = SessionSummary()
     summary.take(Message("user", "hey :) can you fix the login loop in `auth.py`?"), [])
     assert summary.asked == "hey :) can you fix the login loop in `auth.py`?"
