@@ -919,7 +919,7 @@ def candidates(
                 else:
                     introduced.append((unit.block + 1, -1, filing, words))
                 continue
-            if not (report and words_in(body) >= STATEMENT_WORDS):
+            if not (report and len(body.split()) >= STATEMENT_WORDS):
                 continue
             # In a report, "Added two tests to `setup_test.go`:" states as well as introduces.
             body = introduction_stated(body, cues)
@@ -1206,12 +1206,6 @@ def gives_reason(text: str) -> bool:
         return True
     causes = (pattern for pattern, slot, _, _ in compiled().meaning if slot == "cause")
     return any(pattern.search(probe) for pattern in causes)
-
-
-def words_in(text: str) -> int:
-    """How many words a text has, a CJK character counting as half a word (Chinese and
-    Japanese put no spaces between words)."""
-    return len(text.split()) + (size(text) - len(text)) // 2
 
 
 def said_words(text: str, paths: bool = False) -> int:

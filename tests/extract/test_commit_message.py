@@ -12,10 +12,10 @@ from mem.extract.capture import Capture
 from mem.extract.commit_message import commit_body
 
 HEREDOC = (
-    "git add src/hooks.sh && git commit -m \"$(cat <<'EOF'\n"
-    "fix: guard hooks against worktrees without settings\n\n"
-    "The guard skips the hook when no settings file exists, instead of\n"
-    "crashing on a prompt that needs a terminal.\n\n"
+    "git add src/importer.py && git commit -m \"$(cat <<'EOF'\n"
+    "fix: skip import rows without an id\n\n"
+    "The importer now skips rows without an id, instead of\n"
+    "stopping at the first one and losing the rest of the file.\n\n"
     "🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\n"
     "Co-Authored-By: Claude <noreply@anthropic.com>\n"
     "EOF\n"
@@ -29,8 +29,8 @@ HEREDOC = (
         (
             HEREDOC,
             (
-                "The guard skips the hook when no settings file exists, instead of\n"
-                "crashing on a prompt that needs a terminal."
+                "The importer now skips rows without an id, instead of\n"
+                "stopping at the first one and losing the rest of the file."
             ),
         ),
         (
@@ -71,7 +71,9 @@ def claude_line(record: dict) -> str:
 def test_a_commit_body_is_mined_as_a_note_only_when_the_commit_was_made():
     def session(result: str, error: bool) -> list[formats.Message]:
         lines = [
-            claude_line({"type": "user", "message": {"role": "user", "content": "fix the hook"}}),
+            claude_line(
+                {"type": "user", "message": {"role": "user", "content": "fix the importer"}}
+            ),
             claude_line(
                 {
                     "type": "assistant",
@@ -107,17 +109,17 @@ def test_a_commit_body_is_mined_as_a_note_only_when_the_commit_was_made():
         ]
         return list(formats.read(formats.detect(lines), lines))
 
-    made = session("[main 1a2b3c4] fix: guard hooks against worktrees without settings", False)
+    made = session("[main 1a2b3c4] fix: skip import rows without an id", False)
     assert [(m.role, m.commits) for m in made if m.commits] == [
-        ("assistant", ("1a2b3c4 fix: guard hooks against worktrees without settings",))
+        ("assistant", ("1a2b3c4 fix: skip import rows without an id",))
     ]
     assert len([m for m in made if m.role == "commit"]) == 1
     capture = Capture()
     found = [c for m in made for c in capture.mine(m, m.text)] + capture.finish()
     assert [c.text for c in found if c.why.startswith("a commit message the agent wrote")] == [
         (
-            "The guard skips the hook when no settings file exists, instead of crashing on a "
-            "prompt that needs a terminal."
+            "The importer now skips rows without an id, instead of stopping at the first one and "
+            "losing the rest of the file."
         )
     ]
     refused = session("pre-commit hook failed: lint", True)

@@ -482,41 +482,6 @@ Done.
     ]
 
 
-def test_specstory_edit_tool_failures_shown_between_rules_are_not_the_agents_prose():
-    text = """_**User (2025-09-28 01:18Z)**_
-
-fix the pause race
-
----
-
-_**Assistant (gpt-5-codex)**_
-
-Tool use: **apply_patch**
-
----
-
-Edit failed because of a diff timeout
-
----
-
-Invalid: old_string and new_string are exactly the same.
-
----
-
-The string to replace was not found in the file.
-
----
-
-The pause now waits for the state to settle, because a quick second tap read a stale task.
-"""
-    fmt, messages = read_lines(text.splitlines(keepends=True))
-    assert fmt == "markdown-chat"
-    prose = " ".join(" ".join(said(messages, "assistant")).split())
-    assert prose == (
-        "The pause now waits for the state to settle, because a quick second tap read a stale task."
-    )
-
-
 # --- JSON nobody has seen -------------------------------------------------------------------
 
 
