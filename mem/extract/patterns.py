@@ -1194,18 +1194,21 @@ def names_cause(text: str) -> bool:
     probe = straight(text[:RULE_WINDOW])
     if not FACT_ANCHOR.search(probe) or said_words(probe) < STATEMENT_MIN_WORDS:
         return False
-    causes = (pattern for pattern, slot, _, _ in compiled().meaning if slot == "cause")
-    return bool(STEMS_FROM.search(probe)) or any(pattern.search(probe) for pattern in causes)
+    return bool(STEMS_FROM.search(probe)) or says_cause(probe)
 
 
 def gives_reason(text: str) -> bool:
     """Whether a statement says why, in any language: "since it's simpler", "because", "rather
     than", "to avoid", "porque", "因为" (not a bare "not" or "over": "…and not touch it yet")."""
     probe = straight(text[:RULE_WINDOW])
-    if BECAUSE.search(probe):
-        return True
-    causes = (pattern for pattern, slot, _, _ in compiled().meaning if slot == "cause")
-    return any(pattern.search(probe) for pattern in causes)
+    return bool(BECAUSE.search(probe)) or says_cause(probe)
+
+
+def says_cause(probe: str) -> bool:
+    """Whether a probe holds a cause signal of any language's meaning table."""
+    return any(
+        pattern.search(probe) for pattern, slot, _, _ in compiled().meaning if slot == "cause"
+    )
 
 
 def said_words(text: str, paths: bool = False) -> int:
