@@ -149,10 +149,13 @@ class Capture:
             return [c for c in found if c.category != "tasks"]
         if message.role == "summary":
             return list(self.from_summary(text))
-        if message.role == "commit":
-            # What a commit's message says under its subject: a note the agent wrote for the
-            # next reader, read as a report is.
-            return list(patterns.extract(text, report=True))
+        if message.role in ("commit", "posted"):
+            # What a commit's message says under its subject, what a pull request or an issue
+            # the agent opened says: notes it wrote for a reader, read as a report is. The
+            # boxes a pull request's form leaves unticked are the options it did not choose
+            # ("- [ ] Breaking change"); what is left open, such a text says in words.
+            found = patterns.extract(text, report=True)
+            return [c for c in found if c.why != patterns.UNTICKED]
         if message.role == "thinking":
             # The way to an answer: what it plans is said again in the answer, if it holds.
             # A cause it finds in something named ("the stale `bin/so` is picked up because
@@ -298,6 +301,8 @@ def origin_of(message: Message, text: str, report: bool) -> str:
         return "a compaction summary"
     if message.role == "commit":
         return "a commit message the agent wrote"
+    if message.role == "posted":
+        return "what the agent posted (a pull request, an issue, a comment)"
     if message.role == "result" or report:
         return "the agent's report"
     if message.role == "thinking":

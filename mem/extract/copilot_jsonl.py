@@ -25,6 +25,7 @@ from mem.extract.formats import (
     result_text,
     strip_recall,
 )
+from mem.extract.posted import posted_text
 
 EDITING_TOOLS = {"edit", "create", "write", "str_replace", "str_replace_editor", "write_file"}
 SHELL_TOOLS = {"bash", "shell", "powershell", "run_in_terminal"}
@@ -40,6 +41,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     edits: dict[str, tuple[str, ...]] = {}  # tool call id -> files, until the call succeeds
     commit_calls: dict[str, str] = {}  # call id: the `git commit` command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool call id -> the checks it runs
+    posted_calls: dict[str, str] = {}  # tool call id -> the text it posts
     for record in json_lines(lines):
         event = as_dict(record.get("raw")) or record
         kind = event.get("type")
@@ -60,7 +62,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
                 request = as_dict(request)
                 note_call(request.get("toolCallId"), request.get("name"), request, cwd, edits)
                 call, tool = request.get("toolCallId"), request.get("name")
-                note_shell(call, tool, request, commit_calls, check_calls)
+                note_shell(call, tool, request, commit_calls, check_calls, posted_calls)
             thinking = str(data.get("reasoningText") or "")
             if thinking.strip():
                 yield Message("thinking", strip_recall(thinking), session=session)
@@ -74,7 +76,12 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         elif kind == "tool.execution_start":
             note_call(data.get("toolCallId"), data.get("toolName"), data, cwd, edits)
             note_shell(
-                data.get("toolCallId"), data.get("toolName"), data, commit_calls, check_calls
+                data.get("toolCallId"),
+                data.get("toolName"),
+                data,
+                commit_calls,
+                check_calls,
+                posted_calls,
             )
         elif kind == "tool.execution_complete":
             call = str(data.get("toolCallId") or "")
@@ -85,6 +92,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             checks = check_calls.pop(call, ())
             if checks and done:
                 yield Message("assistant", session=session, checks=checks)
+            body = posted_calls.pop(call, "")
+            if body and done:
+                yield Message("posted", body, session=session)
             if call in commit_calls and done:
                 command = commit_calls.pop(call)
                 result = data.get("result")
@@ -117,9 +127,10 @@ def note_shell(
     request: dict[str, Any],
     commit_calls: dict[str, str],
     check_calls: dict[str, tuple[str, ...]],
+    posted_calls: dict[str, str],
 ) -> None:
-    """Remember a shell call that commits (to read the commits from its output) or tests,
-    lints or builds (until it succeeds)."""
+    """Remember a shell call that commits (to read the commits from its output), tests, lints
+    or builds, or posts text for other people (until it succeeds)."""
     command = as_dict(request.get("arguments")).get("command")
     if not isinstance(tool, str) or tool not in SHELL_TOOLS or not isinstance(command, str):
         return
@@ -127,3 +138,5 @@ def note_shell(
         commit_calls[str(call)] = command
     if found := check_commands(command):
         check_calls[str(call)] = found
+    if body := posted_text(command):
+        posted_calls[str(call)] = body

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from mem.extract.checks import check_commands
 from mem.extract.commit_message import GIT_COMMIT, commit_body
+from mem.extract.posted import posted_text
 from mem.text import fence_mark
 
 FORMATS = (
@@ -91,7 +92,8 @@ class Message(NamedTuple):
 
     # assistant | user | result | summary (a compaction summary) | undo | thinking (the agent's
     # reasoning, where a format keeps it as plain text: never its prose, never `assistant`) |
-    # commit (what a commit message the agent wrote says under its subject)
+    # commit (what a commit message the agent wrote says under its subject) | posted (what the
+    # agent posted for other people: a pull request's or an issue's description, a comment)
     role: str
     text: str = ""  # prose only: never tool output
     files: tuple[str, ...] = ()  # files the agent wrote or edited
@@ -358,6 +360,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
     pending_edits: dict[str, str] = {}  # tool_use id -> file path, until its result confirms it
     commit_calls: dict[str, str] = {}  # tool_use ids of `git commit` commands: the command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool_use id -> the checks it runs
+    posted_calls: dict[str, str] = {}  # tool_use id -> the text it posts, until it succeeds
     counted: set[str] = set()  # API message ids whose usage was counted
     cwd = session = ""
     last_text = ""
@@ -399,6 +402,8 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                             commit_calls[str(block.get("id"))] = command
                         elif checks := check_commands(command):
                             check_calls[str(block.get("id"))] = checks
+                        if body := posted_text(command):
+                            posted_calls[str(block.get("id"))] = body
             text = strip_recall("\n\n".join(texts))
             last_text = text or last_text
             yield Message(
@@ -444,6 +449,10 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                     command = commit_calls.pop(use_id)
                     found = commits_in(result_text(block.get("content")))
                     yield from committed(found, command, session)
+                if use_id in posted_calls:
+                    body = posted_calls.pop(use_id)
+                    if not failed:
+                        yield Message("posted", body, session=session)
         elif kind == "result":
             usage = as_dict(record.get("usage"))
             final = strip_recall(str(record.get("result") or ""))
@@ -499,8 +508,23 @@ class CodexRollout:
         self.session = ""
         self.commit_calls: dict[str, str] = {}  # call id: the `git commit` command
         self.check_calls: dict[str, tuple[str, ...]] = {}  # call id -> the checks it runs
+        self.posted_calls: dict[str, str] = {}  # call id -> the text it posts
+        self.posted: set[str] = set()  # texts posted: a call is reported by more than one line
         self.said: dict[tuple[str, str], str] = {}  # (role, text) -> "item" | "event"
         self.patched: set[str] = set()  # ids of file changes already read
+
+    def ran(self, command: str) -> Iterator[Message]:
+        """What a shell call that succeeded tells (`succeeded_call`), its posted text once."""
+        for message in succeeded_call(command, self.session):
+            if message.role == "posted":
+                yield from self.post(message.text)
+            else:
+                yield message
+
+    def post(self, text: str) -> Iterator[Message]:
+        if text not in self.posted:
+            self.posted.add(text)
+            yield Message("posted", text, session=self.session)
 
     def say(self, role: str, text: str, source: str) -> Iterator[Message]:
         """Yield a message once, whether it comes as an item, an event or both."""
@@ -562,8 +586,8 @@ def read_codex_jsonl(lines: Iterable[str]) -> Iterator[Message]:
             if "commit" in command:
                 found = commits_in(str(item.get("aggregated_output") or ""))
                 yield from committed(found, command, session)
-            if succeeded and (checks := check_commands(command)):
-                yield Message("assistant", session=session, checks=checks)
+            if succeeded:
+                yield from succeeded_call(command, session)
 
 
 # What Codex injects as a user message before the person's own words.
@@ -604,8 +628,8 @@ def rollout_item(kind: str, payload: dict[str, Any], rollout: CodexRollout) -> I
     elif event == "exec_command_end":
         joined = shell_command(payload.get("command"))
         succeeded = payload.get("exit_code", 0) == 0
-        if succeeded and (checks := check_commands(joined)):
-            yield Message("assistant", session=session, checks=checks)
+        if succeeded:
+            yield from rollout.ran(joined)
         if "commit" in joined and succeeded:
             output = str(payload.get("aggregated_output") or payload.get("stdout") or "")
             rollout.commit_calls.pop(str(payload.get("call_id") or ""), None)
@@ -665,16 +689,16 @@ def turn_item(item: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
         joined = shell_command(item.get("command"))
         status = str(item.get("status") or "completed").lower()
         succeeded = item.get("exitCode", 0) in (0, None) and status == "completed"
-        if succeeded and (checks := check_commands(joined)):
-            yield Message("assistant", session=session, checks=checks)
+        if succeeded:
+            yield from rollout.ran(joined)
         if GIT_COMMIT.search(joined) and item.get("exitCode", 0) in (0, None):
             output = str(item.get("aggregatedOutput") or item.get("stdout") or "")
             yield from committed(commits_in(output), joined, session)
 
 
 def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
-    """A `response_item` line: only a shell call running `git commit`, and its output, are
-    read (older rollouts keep no `exec_command_end`)."""
+    """A `response_item` line: only shell calls that commit, check the work or post text, and
+    their output, are read (older rollouts keep no `exec_command_end`)."""
     kind = payload.get("type")
     call_id = str(payload.get("call_id") or "")
     if kind == "function_call" and payload.get("name") in SHELL_TOOLS:
@@ -688,11 +712,20 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
             rollout.commit_calls[call_id] = joined
         elif checks := check_commands(joined):
             rollout.check_calls[call_id] = checks
-    elif kind == "function_call_output" and call_id in rollout.check_calls:
+        if body := posted_text(joined):
+            rollout.posted_calls[call_id] = body
+        return
+    if kind != "function_call_output":
+        return
+    if call_id in rollout.posted_calls:
+        body = rollout.posted_calls.pop(call_id)
+        if exit_code(payload.get("output")) == 0:
+            yield from rollout.post(body)
+    if call_id in rollout.check_calls:
         checks = rollout.check_calls.pop(call_id)
         if exit_code(payload.get("output")) == 0:
             yield Message("assistant", session=rollout.session, checks=checks)
-    elif kind == "function_call_output" and call_id in rollout.commit_calls:
+    elif call_id in rollout.commit_calls:
         command = rollout.commit_calls.pop(call_id)
         output = payload.get("output")
         if isinstance(output, dict):
@@ -730,6 +763,15 @@ def shell_command(command: Any) -> str:
 def commits_in(output: str) -> tuple[str, ...]:
     """The commits `git commit` reported: "abc1234 subject" each."""
     return tuple(f"{m['sha'][:7]} {m['subject']}" for m in COMMIT_LINE.finditer(output))
+
+
+def succeeded_call(command: str, session: str = "") -> Iterator[Message]:
+    """What a shell call that succeeded tells: the checks it ran (tests, linters, builds) and
+    the text it posted for other people (a pull request's description, an issue, a comment)."""
+    if checks := check_commands(command):
+        yield Message("assistant", session=session, checks=checks)
+    if body := posted_text(command):
+        yield Message("posted", body, session=session)
 
 
 def committed(found: tuple[str, ...], command: str, session: str = "") -> Iterator[Message]:

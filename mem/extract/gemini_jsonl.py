@@ -14,6 +14,7 @@ from typing import Any
 
 from mem.extract.checks import check_commands
 from mem.extract.formats import Message, as_dict, json_lines, strip_injected, strip_recall
+from mem.extract.posted import posted_text
 
 WRITING_TOOLS = {"write_file", "replace", "edit"}
 SHELL_TOOLS = {"run_shell_command"}
@@ -61,6 +62,8 @@ def message_of(record: dict[str, Any], session: str) -> Iterator[Message]:
             output_tokens=count(tokens, "output"),
             session=session,
         )
+        for body in posted_by(record.get("toolCalls")):
+            yield Message("posted", body, session=session)
 
 
 def text_of(parts: Any) -> str:
@@ -93,6 +96,14 @@ def checks_run(calls: Any) -> tuple[str, ...]:
         command = args.get("command")
         found += check_commands(command) if isinstance(command, str) else ()
     return tuple(dict.fromkeys(found))
+
+
+def posted_by(calls: Any) -> Iterator[str]:
+    """What the message's shell calls that succeeded posted for other people."""
+    for args in succeeded(calls, SHELL_TOOLS):
+        command = args.get("command")
+        if isinstance(command, str) and (body := posted_text(command)):
+            yield body
 
 
 def succeeded(calls: Any, tools: set[str]) -> Iterator[dict[str, Any]]:

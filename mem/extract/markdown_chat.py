@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from mem.extract.checks import check_commands
 from mem.extract.formats import Message, commits_in, committed, without_recall
+from mem.extract.posted import posted_text
 
 ROLE = re.compile(r"^_\*\*(?P<who>User|Assistant|Agent)\b[^*]*\*\*_\s*$")
 TOOL_TAG_OPEN = re.compile(r"^\s*<tool-use\b")
@@ -77,6 +78,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         checks = check_commands(command) if command else ()
         if checks:
             yield Message("assistant", checks=checks)
+        if command and (body := posted_text(command)):
+            yield Message("posted", body)
 
     for line in without_recall(lines):
         stripped = line.strip()

@@ -27,6 +27,7 @@ from mem.extract.formats import (
     person_text,
     strip_recall,
 )
+from mem.extract.posted import posted_text
 
 MESSAGE_KEYS = ("gen_ai.input.messages", "gen_ai.output.messages")
 INDEXED = re.compile(r"^gen_ai\.(?P<side>prompt|completion)\.(?P<n>\d+)\.(?P<field>role|content)$")
@@ -123,6 +124,9 @@ def span_messages(
     )
     if checks:
         yield Message("assistant", session=session, checks=checks)
+    for value in run if run and not failed(span, attributes) else ():
+        if isinstance(value, str) and (body := posted_text(value)):
+            yield Message("posted", body, session=session)
     if GIT_COMMIT.search(commands):
         outputs = "\n".join(
             str(value) for key, value in attributes.items() if key.endswith(("result", "output"))

@@ -701,6 +701,7 @@ def capped(heading: str, parts: list[str]) -> str:
     return headed(heading, [cut_at_sentence(said, room, least=MIN_CHARS) or cut_words(said, room)])
 
 
+UNTICKED = "an unticked box"  # why a task was found in a box left unticked
 LABEL_COLON = re.compile(r"^[^.!?]{1,40}[:：]")  # "Tip:", "**Root cause**:", "Dica:"
 LINES_LIST = -2  # an option line's scope: the list of the block after it, at any indent
 # A heading that concludes a comparison of options: what follows it is what was chosen.
@@ -930,7 +931,7 @@ def candidates(
         if bullet and is_reference(body):
             continue  # "Claude Code rewind docs https://docs…": a source cited, not memory
         if bullet and bullet.group("box") == " ":
-            yield Candidate("tasks", "task", cap(body), why="an unticked box"), None
+            yield Candidate("tasks", "task", cap(body), why=UNTICKED), None
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
