@@ -21,11 +21,11 @@ from mem.extract.formats import (
     committed,
     json_lines,
     person_text,
+    post_of,
     relative_to,
     result_text,
     strip_recall,
 )
-from mem.extract.posted import posted_text
 
 EDITING_TOOLS = {"edit", "create", "write", "str_replace", "str_replace_editor", "write_file"}
 SHELL_TOOLS = {"bash", "shell", "powershell", "run_in_terminal"}
@@ -41,7 +41,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     edits: dict[str, tuple[str, ...]] = {}  # tool call id -> files, until the call succeeds
     commit_calls: dict[str, str] = {}  # call id: the `git commit` command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool call id -> the checks it runs
-    posted_calls: dict[str, str] = {}  # tool call id -> the text it posts
+    posted_calls: dict[str, Message] = {}  # tool call id -> what it posts
     for record in json_lines(lines):
         event = as_dict(record.get("raw")) or record
         kind = event.get("type")
@@ -92,9 +92,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             checks = check_calls.pop(call, ())
             if checks and done:
                 yield Message("assistant", session=session, checks=checks)
-            body = posted_calls.pop(call, "")
-            if body and done:
-                yield Message("posted", body, session=session)
+            post = posted_calls.pop(call, None)
+            if post and done:
+                yield post._replace(session=session)
             if call in commit_calls and done:
                 command = commit_calls.pop(call)
                 result = data.get("result")
@@ -127,7 +127,7 @@ def note_shell(
     request: dict[str, Any],
     commit_calls: dict[str, str],
     check_calls: dict[str, tuple[str, ...]],
-    posted_calls: dict[str, str],
+    posted_calls: dict[str, Message],
 ) -> None:
     """Remember a shell call that commits (to read the commits from its output), tests, lints
     or builds, or posts text for other people (until it succeeds)."""
@@ -138,5 +138,5 @@ def note_shell(
         commit_calls[str(call)] = command
     if found := check_commands(command):
         check_calls[str(call)] = found
-    if body := posted_text(command):
-        posted_calls[str(call)] = body
+    if post := post_of(command):
+        posted_calls[str(call)] = post

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from mem.extract.checks import check_commands
 from mem.extract.commit_message import GIT_COMMIT, commit_body
-from mem.extract.posted import posted_text
+from mem.extract.posted import posted_text, pull_request_title
 from mem.text import fence_mark
 
 FORMATS = (
@@ -106,6 +106,7 @@ class Message(NamedTuple):
     # Commands that checked the work and succeeded (tests, linters, builds), as
     # `checks.check_commands` gives them: how the project's checks are run.
     checks: tuple[str, ...] = ()
+    title: str = ""  # with role posted: the title of the pull request the agent opened
 
 
 def detect(lines: list[str]) -> str:
@@ -360,7 +361,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
     pending_edits: dict[str, str] = {}  # tool_use id -> file path, until its result confirms it
     commit_calls: dict[str, str] = {}  # tool_use ids of `git commit` commands: the command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool_use id -> the checks it runs
-    posted_calls: dict[str, str] = {}  # tool_use id -> the text it posts, until it succeeds
+    posted_calls: dict[str, Message] = {}  # tool_use id -> what it posts, until it succeeds
     counted: set[str] = set()  # API message ids whose usage was counted
     cwd = session = ""
     last_text = ""
@@ -402,8 +403,8 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                             commit_calls[str(block.get("id"))] = command
                         elif checks := check_commands(command):
                             check_calls[str(block.get("id"))] = checks
-                        if body := posted_text(command):
-                            posted_calls[str(block.get("id"))] = body
+                        if post := post_of(command, session):
+                            posted_calls[str(block.get("id"))] = post
             text = strip_recall("\n\n".join(texts))
             last_text = text or last_text
             yield Message(
@@ -450,9 +451,9 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                     found = commits_in(result_text(block.get("content")))
                     yield from committed(found, command, session)
                 if use_id in posted_calls:
-                    body = posted_calls.pop(use_id)
+                    post = posted_calls.pop(use_id)
                     if not failed:
-                        yield Message("posted", body, session=session)
+                        yield post
         elif kind == "result":
             usage = as_dict(record.get("usage"))
             final = strip_recall(str(record.get("result") or ""))
@@ -508,8 +509,8 @@ class CodexRollout:
         self.session = ""
         self.commit_calls: dict[str, str] = {}  # call id: the `git commit` command
         self.check_calls: dict[str, tuple[str, ...]] = {}  # call id -> the checks it runs
-        self.posted_calls: dict[str, str] = {}  # call id -> the text it posts
-        self.posted: set[str] = set()  # texts posted: a call is reported by more than one line
+        self.posted_calls: dict[str, Message] = {}  # call id -> what it posts
+        self.posted: set[Message] = set()  # a call is reported by more than one line
         self.said: dict[tuple[str, str], str] = {}  # (role, text) -> "item" | "event"
         self.patched: set[str] = set()  # ids of file changes already read
 
@@ -517,14 +518,14 @@ class CodexRollout:
         """What a shell call that succeeded tells (`succeeded_call`), its posted text once."""
         for message in succeeded_call(command, self.session):
             if message.role == "posted":
-                yield from self.post(message.text)
+                yield from self.post(message)
             else:
                 yield message
 
-    def post(self, text: str) -> Iterator[Message]:
-        if text not in self.posted:
-            self.posted.add(text)
-            yield Message("posted", text, session=self.session)
+    def post(self, message: Message) -> Iterator[Message]:
+        if message not in self.posted:
+            self.posted.add(message)
+            yield message
 
     def say(self, role: str, text: str, source: str) -> Iterator[Message]:
         """Yield a message once, whether it comes as an item, an event or both."""
@@ -712,15 +713,15 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
             rollout.commit_calls[call_id] = joined
         elif checks := check_commands(joined):
             rollout.check_calls[call_id] = checks
-        if body := posted_text(joined):
-            rollout.posted_calls[call_id] = body
+        if post := post_of(joined, rollout.session):
+            rollout.posted_calls[call_id] = post
         return
     if kind != "function_call_output":
         return
     if call_id in rollout.posted_calls:
-        body = rollout.posted_calls.pop(call_id)
+        post = rollout.posted_calls.pop(call_id)
         if exit_code(payload.get("output")) == 0:
-            yield from rollout.post(body)
+            yield from rollout.post(post)
     if call_id in rollout.check_calls:
         checks = rollout.check_calls.pop(call_id)
         if exit_code(payload.get("output")) == 0:
@@ -770,8 +771,15 @@ def succeeded_call(command: str, session: str = "") -> Iterator[Message]:
     the text it posted for other people (a pull request's description, an issue, a comment)."""
     if checks := check_commands(command):
         yield Message("assistant", session=session, checks=checks)
-    if body := posted_text(command):
-        yield Message("posted", body, session=session)
+    if post := post_of(command, session):
+        yield post
+
+
+def post_of(command: str, session: str = "") -> Message | None:
+    """What a shell call posts for other people (`posted`), with the title of the pull
+    request it opens; None for a call that posts nothing."""
+    text, title = posted_text(command), pull_request_title(command)
+    return Message("posted", text, session=session, title=title) if text or title else None
 
 
 def committed(found: tuple[str, ...], command: str, session: str = "") -> Iterator[Message]:

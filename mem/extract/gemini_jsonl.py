@@ -13,8 +13,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mem.extract.checks import check_commands
-from mem.extract.formats import Message, as_dict, json_lines, strip_injected, strip_recall
-from mem.extract.posted import posted_text
+from mem.extract.formats import (
+    Message,
+    as_dict,
+    json_lines,
+    post_of,
+    strip_injected,
+    strip_recall,
+)
 
 WRITING_TOOLS = {"write_file", "replace", "edit"}
 SHELL_TOOLS = {"run_shell_command"}
@@ -62,8 +68,8 @@ def message_of(record: dict[str, Any], session: str) -> Iterator[Message]:
             output_tokens=count(tokens, "output"),
             session=session,
         )
-        for body in posted_by(record.get("toolCalls")):
-            yield Message("posted", body, session=session)
+        for post in posted_by(record.get("toolCalls")):
+            yield post._replace(session=session)
 
 
 def text_of(parts: Any) -> str:
@@ -98,12 +104,12 @@ def checks_run(calls: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def posted_by(calls: Any) -> Iterator[str]:
+def posted_by(calls: Any) -> Iterator[Message]:
     """What the message's shell calls that succeeded posted for other people."""
     for args in succeeded(calls, SHELL_TOOLS):
         command = args.get("command")
-        if isinstance(command, str) and (body := posted_text(command)):
-            yield body
+        if isinstance(command, str) and (post := post_of(command)):
+            yield post
 
 
 def succeeded(calls: Any, tools: set[str]) -> Iterator[dict[str, Any]]:

@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from mem.extract.checks import check_commands
-from mem.extract.formats import Message, commits_in, committed, without_recall
-from mem.extract.posted import posted_text
+from mem.extract.formats import Message, commits_in, committed, post_of, without_recall
 
 ROLE = re.compile(r"^_\*\*(?P<who>User|Assistant|Agent)\b[^*]*\*\*_\s*$")
 TOOL_TAG_OPEN = re.compile(r"^\s*<tool-use\b")
@@ -78,8 +77,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         checks = check_commands(command) if command else ()
         if checks:
             yield Message("assistant", checks=checks)
-        if command and (body := posted_text(command)):
-            yield Message("posted", body)
+        if command and (post := post_of(command)):
+            yield post
 
     for line in without_recall(lines):
         stripped = line.strip()

@@ -25,9 +25,9 @@ from mem.extract.formats import (
     commits_in,
     json_lines,
     person_text,
+    post_of,
     strip_recall,
 )
-from mem.extract.posted import posted_text
 
 MESSAGE_KEYS = ("gen_ai.input.messages", "gen_ai.output.messages")
 INDEXED = re.compile(r"^gen_ai\.(?P<side>prompt|completion)\.(?P<n>\d+)\.(?P<field>role|content)$")
@@ -125,8 +125,8 @@ def span_messages(
     if checks:
         yield Message("assistant", session=session, checks=checks)
     for value in run if run and not failed(span, attributes) else ():
-        if isinstance(value, str) and (body := posted_text(value)):
-            yield Message("posted", body, session=session)
+        if isinstance(value, str) and (post := post_of(value, session)):
+            yield post
     if GIT_COMMIT.search(commands):
         outputs = "\n".join(
             str(value) for key, value in attributes.items() if key.endswith(("result", "output"))

@@ -31,8 +31,18 @@ HEREDOC = re.compile(
     r"<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)\b",
     re.DOTALL,
 )
+OPENS = re.compile(r"\b(?:gh\s+pr|glab\s+mr)\s+create\b")  # what opens a pull request
+TITLE_FLAGS = frozenset({"--title", "-t"})
 VARIABLE = re.compile(r"^\$\{?(?P<name>\w+)\}?$")  # `$BODY`, `${BODY}`, PowerShell's `$c`
 OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;"})
+
+
+def pull_request_title(command: str) -> str:
+    """The title of the pull request (a merge request) a command opens; "" for another
+    command, or one whose title git takes from the commits (`--fill`)."""
+    script = script_of(command)
+    found = OPENS.search(script)
+    return option_value(script[found.end() :], TITLE_FLAGS).strip() if found else ""
 
 
 def posted_text(command: str) -> str:

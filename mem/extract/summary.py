@@ -106,6 +106,7 @@ class SessionSummary:
     decisions: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     commits: list[str] = field(default_factory=list)
+    pull_requests: list[str] = field(default_factory=list)  # the titles of those opened
     unfinished: list[str] = field(default_factory=list)
     next_steps: list[str] = field(default_factory=list)
     input_tokens: int = 0
@@ -133,6 +134,8 @@ class SessionSummary:
         for commit in commits:
             self.add_commit(commit)
         self.turn_work += len(message.files) + len(commits)
+        if message.role == "posted" and message.title:
+            self.pull_requests.append(message.title)
         if message.role == "user" and not self.first_prompt and message.text.strip():
             self.first_prompt = message.text
         if message.role == "user" and message.text.strip() and self.last_words:
@@ -206,7 +209,8 @@ class SessionSummary:
 
     @property
     def what(self) -> str:
-        """What the session did: the `SUMMARY:` line, else its commits' subjects (merges and
+        """What the session did: the `SUMMARY:` line, else the titles of the pull requests it
+        opened, else its commits' subjects (merges and
         chores aside; a subject too short to say what was done gives way to the report that
         lists the change it names), else a report's own summary (a heading or a line such as
         "Summary of what was done:", "Core Components Created", "Quick Context", and the items
@@ -217,6 +221,9 @@ class SessionSummary:
         change in it (an answer to a side question), an earlier report's."""
         if self.summary_line:
             return self.summary_line
+        if self.pull_requests:
+            # A pull request's title says the work of all its commits, for a reviewer.
+            return cap("; ".join(list(dict.fromkeys(self.pull_requests))[-3:]))
         # The commits' own subjects say the outcome in the agent's words for the next reader;
         # a report's sentence may name one step of it ("Added two tests…").
         # A subject said twice (a commit amended, or made again) says its change once.

@@ -9,7 +9,9 @@ import pytest
 
 from mem.extract import formats
 from mem.extract.capture import Capture
-from mem.extract.posted import posted_text
+from mem.extract.formats import Message
+from mem.extract.posted import posted_text, pull_request_title
+from mem.extract.summary import SessionSummary
 
 PR_HEREDOC = (
     'git push -u origin fix/cold-start && gh pr create --title "fix: raise on cold start" '
@@ -257,3 +259,27 @@ def test_a_gemini_session_gives_what_its_shell_calls_that_succeeded_posted():
     assert [m.text for m in messages if m.role == "posted"] == [
         "The retry reuses an expired token."
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "title"),
+    [
+        (PR_HEREDOC, "fix: raise on cold start"),
+        ('glab mr create -t "Pin pnpm to 9" --description "x"', "Pin pnpm to 9"),
+        ("gh pr create --fill", ""),
+        ('gh issue create --title "Flaky upload" --body "x"', ""),  # an issue is no work done
+    ],
+)
+def test_the_title_of_a_pull_request_a_command_opens_is_read(command, title):
+    assert pull_request_title(command) == title
+
+
+def test_the_what_of_a_session_that_opened_a_pull_request_is_its_title():
+    summary = SessionSummary()
+    summary.take(Message("assistant", commits=("1a2b3c4 ci: bump the runner",)), [])
+    summary.take(Message("assistant", "I triggered the Deploy workflow; it built `v5`."), [])
+    summary.take(
+        formats.post_of('gh pr create --title "fix(deploy): migrate job command" --body x'), []
+    )
+    summary.take(Message("assistant", "The grant works: the token pushed `v5`."), [])
+    assert summary.what == "fix(deploy): migrate job command"
