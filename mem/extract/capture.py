@@ -154,8 +154,8 @@ class Capture:
             # the agent opened says: notes it wrote for a reader, read as a report is. The
             # boxes a pull request's form leaves unticked are the options it did not choose
             # ("- [ ] Breaking change"); what is left open, such a text says in words.
-            found = patterns.extract(text, report=True)
-            return [c for c in found if c.why != patterns.UNTICKED]
+            noted = patterns.extract(text, report=True)
+            return [c for c in noted if c.why != patterns.UNTICKED]
         if message.role == "thinking":
             # The way to an answer: what it plans is said again in the answer, if it holds.
             # A cause it finds in something named ("the stale `bin/so` is picked up because
