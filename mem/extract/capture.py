@@ -149,6 +149,8 @@ class Capture:
             return [c for c in found if c.category != "tasks"]
         if message.role == "summary":
             return list(self.from_summary(text))
+        if message.role == "chosen":
+            return [Candidate("decisions", "decision", patterns.cap(text), why="")]
         if message.role in ("commit", "posted"):
             # What a commit's message says under its subject, what a pull request or an issue
             # the agent opened says: notes it wrote for a reader, read as a report is. The
@@ -301,6 +303,8 @@ def origin_of(message: Message, text: str, report: bool) -> str:
         return "a compaction summary"
     if message.role == "commit":
         return "a commit message the agent wrote"
+    if message.role == "chosen":
+        return "the person's answer to the agent's question: a choice between options"
     if message.role == "posted":
         return "what the agent posted (a pull request, an issue, a comment)"
     if message.role == "result" or report:

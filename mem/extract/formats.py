@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from mem.extract.checks import check_commands
+from mem.extract.choices import ASKING_TOOLS, answers_in, chosen
 from mem.extract.commit_message import GIT_COMMIT, commit_body
 from mem.extract.posted import posted_text, pull_request_title
 from mem.text import fence_mark
@@ -93,7 +94,8 @@ class Message(NamedTuple):
     # assistant | user | result | summary (a compaction summary) | undo | thinking (the agent's
     # reasoning, where a format keeps it as plain text: never its prose, never `assistant`) |
     # commit (what a commit message the agent wrote says under its subject) | posted (what the
-    # agent posted for other people: a pull request's or an issue's description, a comment)
+    # agent posted for other people: a pull request's or an issue's description, a comment) |
+    # chosen (an option the person chose when the agent asked them to choose)
     role: str
     text: str = ""  # prose only: never tool output
     files: tuple[str, ...] = ()  # files the agent wrote or edited
@@ -362,6 +364,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
     commit_calls: dict[str, str] = {}  # tool_use ids of `git commit` commands: the command
     check_calls: dict[str, tuple[str, ...]] = {}  # tool_use id -> the checks it runs
     posted_calls: dict[str, Message] = {}  # tool_use id -> what it posts, until it succeeds
+    asked_calls: dict[str, Any] = {}  # tool_use id -> the questions the person is asked
     counted: set[str] = set()  # API message ids whose usage was counted
     cwd = session = ""
     last_text = ""
@@ -397,6 +400,8 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                         path = tool_input.get("file_path") or tool_input.get("notebook_path")
                         if path:
                             pending_edits[str(block.get("id"))] = relative_to(str(path), cwd)
+                    elif name in ASKING_TOOLS:
+                        asked_calls[str(block.get("id"))] = tool_input.get("questions")
                     elif name == "Bash":
                         command = str(tool_input.get("command", ""))
                         if GIT_COMMIT.search(command):
@@ -454,6 +459,11 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                     post = posted_calls.pop(use_id)
                     if not failed:
                         yield post
+                if use_id in asked_calls and not failed:
+                    answers = as_dict(as_dict(record.get("toolUseResult")).get("answers"))
+                    answers = answers or answers_in(result_text(block.get("content")))
+                    for choice in chosen(asked_calls.pop(use_id), answers):
+                        yield Message("chosen", choice, session=session)
         elif kind == "result":
             usage = as_dict(record.get("usage"))
             final = strip_recall(str(record.get("result") or ""))
