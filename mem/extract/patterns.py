@@ -1144,8 +1144,10 @@ def meaning(
     if short and not listed:
         return None
     if not short:
+        # A word in code is a name, not the writer's: `defer` says no choice was put off.
+        said = INLINE_CODE.sub(lambda code: "`" + "x" * (len(code[0]) - 2) + "`", probe)
         for pattern, slot, category, kind in cues.meaning:
-            if signal := pattern.search(probe):
+            if signal := pattern.search(said):
                 if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
                     return None
                 if not holds(slot, probe):

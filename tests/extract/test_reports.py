@@ -1403,3 +1403,13 @@ def test_a_prompt_that_opens_in_the_middle_of_a_paste_says_no_ask_rather_than_it
     summary = SessionSummary()
     summary.take(Message("user", "hey :) can you fix the login loop in `auth.py`?"), [])
     assert summary.asked == "hey :) can you fix the login loop in `auth.py`?"
+
+
+def test_a_word_in_code_is_a_name_and_signals_no_meaning():
+    found = patterns.extract(
+        "The `consent.js` script is loaded with `defer` by the base template of the site.",
+        report=True,
+    )
+    assert not [c for c in found if "defer" in c.why]
+    kept = patterns.extract("We deferred the `consent.js` change to the next release.", report=True)
+    assert [(c.category, c.why) for c in kept] == [("decisions", "choice signal 'deferred'")]
