@@ -1145,7 +1145,7 @@ def meaning(
         return None
     if not short:
         # A word in code is a name, not the writer's: `defer` says no choice was put off.
-        said = INLINE_CODE.sub(lambda code: "`" + "x" * (len(code[0]) - 2) + "`", probe)
+        said = uncoded(probe)
         for pattern, slot, category, kind in cues.meaning:
             if signal := pattern.search(said):
                 if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
@@ -1367,6 +1367,16 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
             at = as_written(sentence, found.start())
             return filed(category, kind, sentence, cues, f"{slot} cue {quoted(cue)}", at)
     return None
+
+
+def uncoded(text: str) -> str:
+    """The text with what its code spans hold blanked, in place: a word in code is a name, not
+    the writer's (`defer` puts nothing off, `keep` keeps nothing)."""
+    return INLINE_CODE.sub(blanked, text) if "`" in text else text
+
+
+def blanked(code: re.Match[str]) -> str:
+    return "`" + "x" * (len(code[0]) - 2) + "`"
 
 
 def quoted(cue: str) -> str:
