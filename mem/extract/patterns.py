@@ -825,6 +825,7 @@ def candidates(
     # What an option's label line or list item holds: (block, indent) of that line, its items
     # being the units of that block indented deeper (a line's list: the next block, any indent)
     option: tuple[int, int] | None = None
+    outer: dict[int, int] = {}  # a list's block -> the indent of its first item
     for unit in with_reasons(labelled_paragraphs(prose_units(text), cues), cues):
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
@@ -870,6 +871,8 @@ def candidates(
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing, clean(unit.text).strip(" :："))]
             continue
+        if unit.kind == "bullet":
+            outer.setdefault(unit.block, unit.indent)
         # An option put forward is no decision, whatever cue it holds: nor is the list its
         # label line introduces, nor the items nested under it.
         if (
@@ -956,6 +959,8 @@ def candidates(
             filing = None
         found = classify(body, cues)
         if filing == NEXT_STEP:
+            if unit.kind == "bullet" and unit.indent > outer[unit.block]:
+                continue  # a detail of the step above it ("- Location: `planner.py:211`")
             if found is not None and found.category == "facts":
                 yield found, None
             elif not is_narration(body, cues):

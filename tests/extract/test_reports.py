@@ -1413,3 +1413,20 @@ def test_a_word_in_code_is_a_name_and_signals_no_meaning():
     assert not [c for c in found if "defer" in c.why]
     kept = patterns.extract("We deferred the `consent.js` change to the next release.", report=True)
     assert [(c.category, c.why) for c in kept] == [("decisions", "choice signal 'deferred'")]
+
+
+def test_the_details_nested_under_a_next_step_are_not_steps_of_their_own():
+    text = (
+        "## Next Steps\n\n"
+        "1. [ ] Implement `get_frontier_nodes()` (2-3 hours)\n"
+        "   - Compute down-closure of mastered nodes\n"
+        "   - Location: `state/session_planner.py:211-235`\n"
+        "2. **GitHub Actions CI** (30 min)\n"
+        "   - Automated testing on push\n"
+        "   - Coverage reporting\n"
+    )
+    tasks = [stored for category, stored in report(text) if category == "tasks"]
+    assert tasks == [
+        "Implement `get_frontier_nodes()` (2-3 hours)",
+        "**GitHub Actions CI** (30 min)",
+    ]
