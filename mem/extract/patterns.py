@@ -825,7 +825,7 @@ def candidates(
     # What an option's label line or list item holds: (block, indent) of that line, its items
     # being the units of that block indented deeper (a line's list: the next block, any indent)
     option: tuple[int, int] | None = None
-    outer: dict[int, int] = {}  # a list's block -> the indent of its first item
+    step: tuple[int, int] | None = None  # (block, indent) of the list item last left to do
     for unit in with_reasons(labelled_paragraphs(prose_units(text), cues), cues):
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
@@ -871,8 +871,8 @@ def candidates(
             elif filing is not None:
                 introduced = [(unit.block + 1, -1, filing, clean(unit.text).strip(" :："))]
             continue
-        if unit.kind == "bullet":
-            outer.setdefault(unit.block, unit.indent)
+        if unit.kind == "bullet" and step and (unit.block != step[0] or unit.indent <= step[1]):
+            step = None  # past the details of the step above
         # An option put forward is no decision, whatever cue it holds: nor is the list its
         # label line introduces, nor the items nested under it.
         if (
@@ -935,6 +935,7 @@ def candidates(
             continue  # "Claude Code rewind docs https://docs…": a source cited, not memory
         if bullet and bullet.group("box") == " ":
             yield Candidate("tasks", "task", cap(body), why=UNTICKED), None
+            step = (unit.block, unit.indent)
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
@@ -959,7 +960,7 @@ def candidates(
             filing = None
         found = classify(body, cues)
         if filing == NEXT_STEP:
-            if unit.kind == "bullet" and unit.indent > outer[unit.block]:
+            if unit.kind == "bullet" and step and unit.block == step[0]:
                 continue  # a detail of the step above it ("- Location: `planner.py:211`")
             if found is not None and found.category == "facts":
                 yield found, None
@@ -970,6 +971,7 @@ def candidates(
                     ),
                     None,
                 )
+                step = (unit.block, unit.indent) if unit.kind == "bullet" else step
             continue
         if (
             found is None
