@@ -58,12 +58,12 @@ def in_order(new: str, old: str) -> int:
     second = [word for word in second if word in shared]
     row = [0] * (len(second) + 1)
     for word in first:
-        diagonal = 0
+        diagonal = left = 0  # this row's cell up-left, and the one to the left
         for index, other in enumerate(second, 1):
-            diagonal, row[index] = (
-                row[index],
-                (diagonal + 1 if word == other else max(row[index], row[index - 1])),
-            )
+            up = row[index]
+            # (No `max()`: this loop is where a long commit's dedupe spends its time.)
+            left = diagonal + 1 if word == other else (up if up > left else left)
+            row[index], diagonal = left, up
     return row[-1]
 
 

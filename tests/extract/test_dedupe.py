@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import random
+from functools import cache
+
 from mem.extract import dedupe
 from mem.extract.capture import COMMIT_WHY
 from mem.extract.patterns import Candidate
@@ -86,3 +89,23 @@ def test_words_said_in_the_same_order_are_counted_whatever_lies_between_them():
     assert dedupe.in_order("clone then add", "add then clone") == 1
     assert dedupe.in_order("one two", "three four") == 0
     assert dedupe.in_order("", "anything") == 0
+
+
+def test_the_count_in_order_is_the_longest_common_subsequence_of_words():
+    def longest(first: tuple[str, ...], second: tuple[str, ...]) -> int:
+        @cache
+        def at(i: int, j: int) -> int:
+            if i == len(first) or j == len(second):
+                return 0
+            if first[i] == second[j]:
+                return 1 + at(i + 1, j + 1)
+            return max(at(i + 1, j), at(i, j + 1))
+
+        return at(0, 0)
+
+    rng = random.Random(26)
+    words = "add the session first then clone it".split()
+    for _ in range(500):
+        new = [rng.choice(words) for _ in range(rng.randint(0, 12))]
+        old = [rng.choice(words) for _ in range(rng.randint(0, 12))]
+        assert dedupe.in_order(" ".join(new), " ".join(old)) == longest(tuple(new), tuple(old))
