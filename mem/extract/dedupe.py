@@ -62,7 +62,7 @@ def in_order(new: str, old: str) -> int:
         for index, other in enumerate(second, 1):
             up = row[index]
             # (No `max()`: this loop is where a long commit's dedupe spends its time.)
-            left = diagonal + 1 if word == other else (up if up > left else left)
+            left = diagonal + 1 if word == other else (up if up > left else left)  # noqa: FURB136
             row[index], diagonal = left, up
     return row[-1]
 

@@ -104,7 +104,7 @@ def test_the_count_in_order_is_the_longest_common_subsequence_of_words():
         return at(0, 0)
 
     rng = random.Random(26)
-    words = "add the session first then clone it".split()
+    words = ["add", "the", "session", "first", "then", "clone", "it"]
     for _ in range(500):
         new = [rng.choice(words) for _ in range(rng.randint(0, 12))]
         old = [rng.choice(words) for _ in range(rng.randint(0, 12))]
