@@ -133,7 +133,7 @@ MORE_FLOOR = {
     "b": {"kept": 0.60, "noise": 1},
     "c": {"kept": 0.43, "noise": 1},
     "d": {"kept": 0.58, "noise": 0},
-    "e": {"kept": 0.69, "noise": 2},
+    "e": {"kept": 0.77, "noise": 2},
 }
 
 

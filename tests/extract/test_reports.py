@@ -1430,3 +1430,21 @@ def test_the_details_nested_under_a_next_step_are_not_steps_of_their_own():
         "Implement `get_frontier_nodes()` (2-3 hours)",
         "**GitHub Actions CI** (30 min)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        (
+            "我们希望这个框架尽量只依赖 mmengine，对其它框架的依赖尽量最低。",
+            "preference cue '我们希望'",
+        ),
+        (
+            "整个项目是基于 mmengine 进行开发的，用于频谱信号识别。",
+            "convention cue '整个项目是基于'",
+        ),
+        ("这个项目使用 pnpm 管理依赖。", "convention cue '这个项目使用'"),
+    ],
+)
+def test_chinese_reads_we_and_this_project_as_english_does(said, why):
+    assert [(c.category, c.why) for c in patterns.from_person(said)] == [("facts", why)]

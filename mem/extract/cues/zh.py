@@ -21,8 +21,13 @@ CUES = Cues(
             r"原因是|根本原因|问题在于|问题出在|是因为|导致了",
             r"默认(?:会|仍然会|就会)",
         ),
-        "preference": (r"我(?:更)?(?:喜欢|偏好|希望|想要)",),
-        "convention": (r"请确保|务必|一定要|必须", r"本项目(?:使用|采用)"),
+        # "I" and "we", as English reads "I prefer" and "we prefer"
+        "preference": (r"我们?(?:更)?(?:喜欢|偏好|希望|想要)",),
+        "convention": (
+            r"请确保|务必|一定要|必须",
+            # "this project uses …", as English reads it of "this|the project"
+            r"(?:本|这个|整个|该)项目(?:是)?(?:使用|采用|基于|依赖)",
+        ),
         "fact": (),
     },
     lead_ins={
@@ -51,7 +56,7 @@ CUES = Cues(
     specific=(),
     note_about_self=(),
     decided_in_passing=(),
-    user_preference=(r"我(?:更)?(?:喜欢|偏好|希望|想要|不喜欢|讨厌)", r"不要|别用|请用"),
+    user_preference=(r"我们?(?:更)?(?:喜欢|偏好|希望|想要|不喜欢|讨厌)", r"不要|别用|请用"),
     user_fact=(r"我只有|我们只有|我只用|我们只用",),
     why_question=(r"怎么回事|问题出在哪",),
     outcome=(r"^(?:已完成|完成|已修复|修复了|已添加|添加了|已更新)",),
