@@ -1444,7 +1444,19 @@ def test_the_details_nested_under_a_next_step_are_not_steps_of_their_own():
             "convention cue '整个项目是基于'",
         ),
         ("这个项目使用 pnpm 管理依赖。", "convention cue '这个项目使用'"),
+        (
+            "Wir bevorzugen kleine Commits mit einer Änderung pro Commit.",
+            "preference cue 'Wir bevorzugen'",
+        ),
+        (
+            "Dieses Projekt verwendet pnpm für alle Pakete im Monorepo.",
+            "convention cue 'Dieses Projekt verwendet'",
+        ),
+        (
+            "このプロジェクトでは pnpm を使用しています。",
+            "convention cue 'このプロジェクトでは pnpm を使用'",
+        ),
     ],
 )
-def test_chinese_reads_we_and_this_project_as_english_does(said, why):
+def test_other_languages_read_we_and_this_project_as_english_does(said, why):
     assert [(c.category, c.why) for c in patterns.from_person(said)] == [("facts", why)]

@@ -11,6 +11,14 @@ CUES = Cues(
         ),
         "lesson": (r"^(?:Ursache|Grund|Problem)\s*:",),
         "warning": (r"^(?:Achtung|Warnung|Hinweis)\s*:",),
+        # as English reads "we prefer" and "this project uses"
+        "preference": (r"\b(?:ich|wir)\s+(?:bevorzuge|bevorzugen)\b",),
+        "convention": (
+            (
+                r"\b(?:dieses|das|unser)\s+(?:projekt|repo(?:sitory)?|team)\s+(?:verwendet|nutzt"
+                r"|benutzt|folgt|setzt\s+auf|basiert\s+auf)\b"
+            ),
+        ),
     },
     lead_ins={
         "task": (r"^(?:offen|todo|nächster\s+schritt)\s*:",),
@@ -56,7 +64,10 @@ CUES = Cues(
     specific=(),
     note_about_self=(),
     decided_in_passing=(),
-    user_preference=(r"\b(?:ich\s+(?:möchte|will|bevorzuge)|bitte\s+(?:immer|nie|nicht))\b",),
+    user_preference=(
+        r"\b(?:ich\s+(?:möchte|will|bevorzuge)|wir\s+(?:möchten|wollen|bevorzugen)"
+        r"|bitte\s+(?:immer|nie|nicht))\b",
+    ),
     user_fact=(),
     why_question=(r"\bwarum\b|\bwas\s+ist\s+(?:schief|falsch)\b",),
     outcome=(
