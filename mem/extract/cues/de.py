@@ -65,8 +65,10 @@ CUES = Cues(
     note_about_self=(),
     decided_in_passing=(),
     user_preference=(
-        r"\b(?:ich\s+(?:möchte|will|bevorzuge)|wir\s+(?:möchten|wollen|bevorzugen)"
-        r"|bitte\s+(?:immer|nie|nicht))\b",
+        (
+            r"\b(?:ich\s+(?:möchte|will|bevorzuge)|wir\s+(?:möchten|wollen|bevorzugen)"
+            r"|bitte\s+(?:immer|nie|nicht))\b"
+        ),
     ),
     user_fact=(),
     why_question=(r"\bwarum\b|\bwas\s+ist\s+(?:schief|falsch)\b",),
