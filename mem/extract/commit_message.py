@@ -30,16 +30,25 @@ TRAILER = re.compile(
 def commit_body(command: str) -> str:
     """What a `git commit` command's message says below its subject line; "" when it has
     none (a one-line message), or the command is no commit or cannot be read."""
+    _, _, body = commit_message(command).partition("\n")
+    kept = [line for line in body.strip().splitlines() if not TRAILER.match(line)]
+    return "\n".join(kept).strip()
+
+
+def commit_subject(command: str) -> str:
+    """The first line of a `git commit` command's message; "" when it gives none."""
+    return commit_message(command).partition("\n")[0].strip()
+
+
+def commit_message(command: str) -> str:
+    """The message a `git commit` command gives (`-m` paragraphs or a here-document)."""
     command = script_of(command)
     found = GIT_COMMIT.search(command)
     if found is None:
         return ""
     rest = command[found.end() :]
     heredoc = HEREDOC.search(rest)
-    message = heredoc["text"] if heredoc else "\n\n".join(messages(rest))
-    _, _, body = message.strip().partition("\n")
-    kept = [line for line in body.strip().splitlines() if not TRAILER.match(line)]
-    return "\n".join(kept).strip()
+    return (heredoc["text"] if heredoc else "\n\n".join(messages(rest))).strip()
 
 
 def script_of(command: str) -> str:

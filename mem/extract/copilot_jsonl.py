@@ -99,7 +99,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
                 command = commit_calls.pop(call)
                 result = data.get("result")
                 output = as_dict(result).get("content") if isinstance(result, dict) else result
-                found = commits_in(output if isinstance(output, str) else result_text(output))
+                text = output if isinstance(output, str) else result_text(output)
+                found = commits_in(text, command)
                 yield from committed(found, command, session)
 
 

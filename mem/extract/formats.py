@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from mem.extract.checks import check_commands
 from mem.extract.choices import ASKING_TOOLS, answers_in, chosen
-from mem.extract.commit_message import GIT_COMMIT, commit_body
+from mem.extract.commit_message import GIT_COMMIT, commit_body, commit_subject
 from mem.extract.posted import posted_text, pull_request_title
 from mem.text import fence_mark
 
@@ -43,6 +43,9 @@ JSON_FORMATS = (
 DETECT_LINES = 20  # how many non-empty lines auto-detection may look at
 
 EDITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
+# A commit's id in a line of its own words: hex with a digit ("f1bcd13"), not "defaced".
+COMMIT_ID = re.compile(r"(?<![\w/.-])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w/.-])")
+COMMIT_OUTPUT = 2000  # where a commit's id is said: the start of what the call printed
 COMMIT_LINE = re.compile(
     r"^\[(?P<branch>[^\s\]]+)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\] (?P<subject>.+)$",
     re.MULTILINE,
@@ -453,7 +456,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                         yield Message("assistant", session=session, checks=checks)
                 if use_id in commit_calls and not failed:
                     command = commit_calls.pop(use_id)
-                    found = commits_in(result_text(block.get("content")))
+                    found = commits_in(result_text(block.get("content")), command)
                     yield from committed(found, command, session)
                 if use_id in posted_calls:
                     post = posted_calls.pop(use_id)
@@ -595,7 +598,7 @@ def read_codex_jsonl(lines: Iterable[str]) -> Iterator[Message]:
             command = shell_command(item.get("command"))
             succeeded = item.get("exit_code", 0) == 0 and item.get("status") != "failed"
             if "commit" in command:
-                found = commits_in(str(item.get("aggregated_output") or ""))
+                found = commits_in(str(item.get("aggregated_output") or ""), command)
                 yield from committed(found, command, session)
             if succeeded:
                 yield from succeeded_call(command, session)
@@ -644,7 +647,7 @@ def rollout_item(kind: str, payload: dict[str, Any], rollout: CodexRollout) -> I
         if "commit" in joined and succeeded:
             output = str(payload.get("aggregated_output") or payload.get("stdout") or "")
             rollout.commit_calls.pop(str(payload.get("call_id") or ""), None)
-            yield from committed(commits_in(output), joined, session)
+            yield from committed(commits_in(output, joined), joined, session)
     elif event == "token_count":
         info = as_dict(payload.get("info"))
         usage = as_dict(info.get("last_token_usage"))
@@ -704,7 +707,7 @@ def turn_item(item: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
             yield from rollout.ran(joined)
         if GIT_COMMIT.search(joined) and item.get("exitCode", 0) in (0, None):
             output = str(item.get("aggregatedOutput") or item.get("stdout") or "")
-            yield from committed(commits_in(output), joined, session)
+            yield from committed(commits_in(output, joined), joined, session)
 
 
 def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Message]:
@@ -741,7 +744,7 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
         output = payload.get("output")
         if isinstance(output, dict):
             output = output.get("output") or output.get("content")
-        found = commits_in(output if isinstance(output, str) else result_text(output))
+        found = commits_in(output if isinstance(output, str) else result_text(output), command)
         yield from committed(found, command, rollout.session)
 
 
@@ -771,9 +774,16 @@ def shell_command(command: Any) -> str:
     return str(command or "")
 
 
-def commits_in(output: str) -> tuple[str, ...]:
-    """The commits `git commit` reported: "abc1234 subject" each."""
-    return tuple(f"{m['sha'][:7]} {m['subject']}" for m in COMMIT_LINE.finditer(output))
+def commits_in(output: str, command: str = "") -> tuple[str, ...]:
+    """The commits `git commit` reported: "abc1234 subject" each. Where a wrapper printed its
+    own words rather than git's (`rtk git commit` says "ok f1bcd13"), the commit the command
+    made is its message's subject, with the one commit id the output names."""
+    found = tuple(f"{m['sha'][:7]} {m['subject']}" for m in COMMIT_LINE.finditer(output))
+    if found or not command:
+        return found
+    ids = set(COMMIT_ID.findall(output[:COMMIT_OUTPUT]))
+    subject = commit_subject(command) if len(ids) == 1 else ""
+    return (f"{ids.pop()[:7]} {subject}",) if subject else ()
 
 
 def succeeded_call(command: str, session: str = "") -> Iterator[Message]:

@@ -153,3 +153,40 @@ def test_a_chat_exported_as_markdown_gives_the_body_of_a_commit_its_terminal_blo
     messages = list(formats.read("markdown-chat", lines))
     assert [c for m in messages for c in m.commits] == ["3f2e1d0 Pause only network tasks"]
     assert [m.text for m in messages if m.role == "commit"] == ["Manual pauses stay paused."]
+
+
+RTK = (
+    "rtk git add uv.lock && rtk git commit -m \"$(cat <<'EOF'\n"
+    "feat(ci): add CI and release workflows\n\n"
+    "The release runs on a version tag and publishes with trusted publishing.\n"
+    "EOF\n"
+    ')"'
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "commits"),
+    [
+        (
+            "ok 23 files changed, 778 insertions(+)\nok f1bcd13",
+            ("f1bcd13 feat(ci): add CI and release workflows",),
+        ),
+        (
+            "[main 2b74a1a] feat(ci): the subject git printed\n 1 file changed",
+            ("2b74a1a feat(ci): the subject git printed",),
+        ),
+        # a push's range after it names no commit of its own
+        (
+            "ok 2b74a1a\n   f1bcd13..2b74a1a  main -> main",
+            ("2b74a1a feat(ci): add CI and release workflows",),
+        ),
+        ("ok f1bcd13\nok 2b74a1a", ()),  # two ids: which one it made is not said
+        ("nothing to commit, working tree clean", ()),
+        ("ok defaced", ()),  # a word in hex letters is no id
+    ],
+)
+def test_a_commit_a_wrapper_reports_in_its_own_words_is_the_commands_subject_with_its_id(
+    output, commits
+):
+    assert formats.commits_in(output, RTK) == commits
+    assert formats.commits_in("ok f1bcd13") == ()  # without the command, no subject to give
