@@ -1152,9 +1152,9 @@ def meaning(
         return None
     if not short:
         # A word in code is a name, not the writer's: `defer` says no choice was put off.
-        said = uncoded(probe)
+        words = uncoded(probe)
         for pattern, slot, category, kind in cues.meaning:
-            if signal := pattern.search(said):
+            if signal := pattern.search(words):
                 if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
                     return None
                 if not holds(slot, probe):
