@@ -350,12 +350,16 @@ def filed_as(sentence: str, cues: Compiled) -> str:
     return found.category if found is not None else ""
 
 
+OPENING_BOLD = re.compile(r"^\*\*([^*\n]+)\*\*")
+
+
 def summed_up(text: str) -> str:
     """The items a report lists under its own summary, joined: "Updated X; Created Y"."""
     items: list[str] = []
     under = -1  # the indent of the summary's items, once the summary is found
     for unit in prose_units(text):
-        bare = body_of(unit).strip("*#: ")
+        # An item's opening bold goes as a pair ("**Updated `plan.md`** with:"), not one end.
+        bare = OPENING_BOLD.sub(r"\1", body_of(unit).strip("#: ")).strip("*: ")
         if not items and under == -1:
             if SUMMARY_HEADING.match(bare) and (
                 unit.kind in ("heading", "title") or unit.text.rstrip().endswith(":")

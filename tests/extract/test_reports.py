@@ -1460,3 +1460,18 @@ def test_the_details_nested_under_a_next_step_are_not_steps_of_their_own():
 )
 def test_other_languages_read_we_and_this_project_as_english_does(said, why):
     assert [(c.category, c.why) for c in patterns.from_person(said)] == [("facts", why)]
+
+
+def test_the_opening_bold_of_a_summary_item_goes_as_a_pair_in_the_what():
+    summary = SessionSummary()
+    text = (
+        "Summary of changes:\n\n"
+        "1. **Updated `future_development.md`** with:\n"
+        "   - the color naming plan\n"
+        "2. **Created two tasks in task-master** (dev tag):\n"
+        "   - Task 1\n"
+    )
+    summary.take(Message("assistant", text), [])
+    assert summary.what == (
+        "Updated `future_development.md`; Created two tasks in task-master (dev tag)"
+    )
