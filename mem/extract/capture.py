@@ -157,7 +157,7 @@ class Capture:
             # boxes a pull request's form leaves unticked are the options it did not choose
             # ("- [ ] Breaking change"); what is left open, such a text says in words.
             noted = patterns.extract(text, report=True)
-            return [c for c in noted if c.why != patterns.UNTICKED]
+            return [c for c in noted if not c.why.startswith(patterns.UNTICKED)]
         if message.role == "thinking":
             # The way to an answer: what it plans is said again in the answer, if it holds.
             # A cause it finds in something named ("the stale `bin/so` is picked up because

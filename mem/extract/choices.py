@@ -28,20 +28,25 @@ def chosen(questions: Any, answers: dict[str, Any]) -> Iterator[str]:
     for question in questions if isinstance(questions, list) else ():
         if not isinstance(question, dict) or not isinstance(question.get("question"), str):
             continue
-        asked = question["question"].strip()
-        answer = answers.get(asked)
+        asked = question["question"]
+        answer = answers.get(asked, answers.get(asked.strip()))
         if not isinstance(answer, str) or not answer.strip():
             continue  # not answered, or declined
-        options = [o for o in question.get("options") or () if isinstance(o, dict)]
+        listed = question.get("options")
+        options = [o for o in listed if isinstance(o, dict)] if isinstance(listed, list) else []
         labels = [str(o.get("label") or "").strip() for o in options]
-        taken = [label for label in labels if label and label in answer]
+        # One option is the answer; several (a multiple choice) are said joined by ", ".
+        said_parts = {part.strip() for part in answer.split(",")}
+        taken = [
+            label for label in labels if label and (label == answer.strip() or label in said_parts)
+        ]
         meant = [
             str(o.get("description") or "").strip()
             for o, label in zip(options, labels, strict=True)
             if label in taken
         ]
         others = [label for label in labels if label and label not in taken]
-        said = f"{asked} {answer.strip()}"
+        said = f"{asked.strip()} {answer.strip()}"
         if taken and others:
             said += f" (over: {'; '.join(others)})"
         if any(meant):

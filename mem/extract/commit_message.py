@@ -14,7 +14,7 @@ GIT_COMMIT = re.compile(r"\bgit\b(?:\s+-[Cc]\s+\S+)*(?:\s+--?[\w-]+(?:=\S+)?)*\s
 # lines up to the delimiter. One elsewhere in the command is another program's input.
 HEREDOC = re.compile(
     r"(?:-[a-zA-Z]*m\s*\"?\$\(\s*cat\s*|(?:-F|--file)(?:\s+|=)-\s*)"
-    r"<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)\b",
+    r"<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|\)|$)",
     re.DOTALL,
 )
 SHELLS = frozenset({"sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash"})

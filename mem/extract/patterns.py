@@ -610,7 +610,16 @@ def extract(
     gathered: list[Candidate] = []
     together: tuple[object, ...] | None = None
     title: tuple[str, Filing | None] = ("", None)  # a heading naming the item under it
+    step: Candidate | None = None  # a step left to do, held until its details are read
+    details: list[str] = []
     for found, group in candidates(text, default, report, person, signals):
+        if group == DETAIL:
+            if step is not None and found is not None:
+                details.append(found.text.rstrip(ITEM_ENDS))
+            continue
+        if step is not None:
+            yield detailed(step, details)
+            step, details = None, []
         if gathered and group != together:
             yield from joined(gathered, together)
             gathered = []
@@ -621,14 +630,27 @@ def extract(
             if title[0] and report:
                 found = under_heading(found, title[0])
             title = ("", None)
-            yield found
+            if found.category == "tasks" and found.why in (UNTICKED, NEXT_WHY):
+                step = found
+            else:
+                yield found
         else:
             title = ("", None)  # its items carry the heading
             gathered.append(found)
             together = group
+    if step is not None:
+        yield detailed(step, details)
     if gathered:
         yield from joined(gathered, together)
     yield from untold(*title)
+
+
+def detailed(step: Candidate, details: list[str]) -> Candidate:
+    """A step with the details listed under it: "Implement `frontier()`: Compute the closure;
+    Location: `planner.py:211`" stands alone where "Location: …" would not."""
+    if not details:
+        return step
+    return step._replace(text=cap(f"{step.text.rstrip(' :：')}: {'; '.join(details)}"))
 
 
 def untold(heading: str, filing: Filing | None) -> Iterator[Candidate]:
@@ -702,6 +724,8 @@ def capped(heading: str, parts: list[str]) -> str:
 
 
 UNTICKED = "an unticked box"  # why a task was found in a box left unticked
+NEXT_WHY = "listed as a next step"
+DETAIL = ("detail",)  # a list item nested under a step: said with the step it details
 LABEL_COLON = re.compile(r"^[^.!?]{1,40}[:：]")  # "Tip:", "**Root cause**:", "Dica:"
 LINES_LIST = -2  # an option line's scope: the list of the block after it, at any indent
 # A heading that concludes a comparison of options: what follows it is what was chosen.
@@ -960,15 +984,16 @@ def candidates(
             filing = None
         found = classify(body, cues)
         if filing == NEXT_STEP:
-            if unit.kind == "bullet" and step and unit.block == step[0]:
-                continue  # a detail of the step above it ("- Location: `planner.py:211`")
+            if step and unit.block == step[0] and (unit.kind == "bullet" or unit.in_bullet):
+                # A detail of the step above it ("- Location: `planner.py:211`"), or a sub-step:
+                # said with the step, not as a step of its own.
+                yield Candidate("tasks", "task", body, why=NEXT_WHY), DETAIL
+                continue
             if found is not None and found.category == "facts":
                 yield found, None
             elif not is_narration(body, cues):
                 yield (
-                    Candidate(
-                        "tasks", "task", cap(body), is_next_step=True, why="listed as a next step"
-                    ),
+                    Candidate("tasks", "task", cap(body), is_next_step=True, why=NEXT_WHY),
                     None,
                 )
                 step = (unit.block, unit.indent) if unit.kind == "bullet" else step
@@ -1163,7 +1188,7 @@ def meaning(
                     category,
                     kind,
                     cap_at(body, as_written(body, signal.start())),
-                    why=f"{slot} signal {quoted(signal[0])}",
+                    why=f"{slot} signal {quoted(probe[signal.start() : signal.end()])}",
                 )
     # "`--include-file` is repeatable, resolved relative to `--repo`": how a thing the project
     # names behaves, said of it by name.

@@ -7,78 +7,198 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from mem.extract.commit_message import TRAILER, script_of
 
-# The commands that post text, and the options that carry it (`gh pr create --body`, `gh
-# release create --notes`, `gh issue close --comment`, `glab mr create --description`).
+# A command that posts text, at the start of a command of the script (after settings such as
+# `GH_TOKEN=… ` and a wrapper such as `rtk`): its program, what it acts on and the action.
 POSTS = re.compile(
-    r"\b(?:gh\s+(?:pr|issue)\s+(?:create|comment|edit|review|close)"
-    r"|gh\s+release\s+(?:create|edit)"
-    r"|glab\s+(?:mr|issue)\s+(?:create|note|update))\b"
+    r"\s*(?:\w+=\S*\s+)*(?:(?:rtk|env|command|sudo)\s+)?"
+    r"(?P<program>gh|glab)\s+(?P<thing>pr|mr|issue|release)\s+"
+    r"(?P<action>create|comment|edit|review|close|note|update)\b"
 )
-# Each program's own: `gh pr create -m` is a milestone, `-d` a draft.
+# The options that carry the text, for each program and action: `gh pr create -m` is a
+# milestone and `-d` a draft, `gh pr review -c` says the review is a comment.
 TEXT_FLAGS = {
-    "gh": frozenset({"--body", "-b", "--notes", "-n", "--comment", "-c"}),
-    "glab": frozenset({"--description", "-d", "--message", "-m"}),
+    ("gh", "create"): frozenset({"--body", "-b"}),
+    ("gh", "edit"): frozenset({"--body", "-b"}),
+    ("gh", "comment"): frozenset({"--body", "-b"}),
+    ("gh", "review"): frozenset({"--body", "-b"}),
+    ("gh", "close"): frozenset({"--comment", "-c"}),
+    ("glab", "create"): frozenset({"--description", "-d"}),
+    ("glab", "update"): frozenset({"--description", "-d"}),
+    ("glab", "note"): frozenset({"--message", "-m"}),
 }
-FILE_FLAGS = r"(?:--body-file|--notes-file|-F)"
-FLAG = r"(?:--body|-b|--notes|-n|--comment|-c|--description|-d|--message|-m)"
-# A here-document given as the text: `--body "$(cat <<'EOF'` or `--body-file - <<'EOF'`; its
-# lines up to the delimiter.
+RELEASE_FLAGS = frozenset({"--notes", "-n"})
+TITLE_FLAGS = frozenset({"--title", "-t"})
+# A here-document given as the text: `--body "$(cat <<'EOF'`, `--body-file - <<'EOF'`; its
+# lines up to the line that is the delimiter alone.
 HEREDOC = re.compile(
-    rf"(?:{FLAG}[\s=]+\"?\$\(\s*cat\s*|{FILE_FLAGS}[\s=]+-\s*)"
-    r"<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)\b",
+    r"(?<![\w-])(?:(?:--body|-b|--notes|-n|--comment|-c|--description|-d|--message|-m)"
+    r"[ \t=]+\"?\$\([ \t]*cat[ \t]*|(?:--body-file|--notes-file|-F)[ \t=]+-[ \t]*)"
+    r"<<-?[ \t]*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|\)|$)",
     re.DOTALL,
 )
-OPENS = re.compile(r"\b(?:gh\s+pr|glab\s+mr)\s+create\b")  # what opens a pull request
-TITLE_FLAGS = frozenset({"--title", "-t"})
 VARIABLE = re.compile(r"^\$\{?(?P<name>\w+)\}?$")  # `$BODY`, `${BODY}`, PowerShell's `$c`
-OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;"})
+OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n")
+HERE_STRING = re.compile(r"@(['\"])[ \t]*(?=\n)")  # PowerShell's here-string opens
+HEREDOC_START = re.compile(r"<<(-?)[ \t]*(['\"]?)(\w+)\2")
+
+
+class Command(NamedTuple):
+    """One simple command of a script: where it starts, where its line ends (its words) and
+    where it ends (after the here-documents it opened)."""
+
+    start: int
+    line_end: int
+    end: int
+
+
+class Frame:
+    """A level of the script being read: the whole, or a `$(…)` within it."""
+
+    def __init__(self, start: int, quote: str = "") -> None:
+        self.start = start  # where its current command starts
+        self.quote = quote  # the quote it was opened in, given back when it closes
+        self.heredocs: list[tuple[bool, str]] = []  # opened on the line: (tabs stripped, end)
+
+
+def commands(script: str) -> Iterator[Command]:
+    """The simple commands of a script, as a shell splits it: at `&&`, `||`, `;`, `|`, `&`
+    and line ends outside quotes, within `$(…)` too; a here-document's lines belong to the
+    command that opened it and are never commands of their own."""
+    frames = [Frame(0)]
+    quote = ""
+    at = 0
+    while at < len(script):
+        char = script[at]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+            at += 1
+            continue
+        if char == "\\":
+            at += 2
+            continue
+        if script.startswith("$(", at):
+            frames.append(Frame(at + 2, quote))
+            quote = ""
+            at += 2
+            continue
+        if quote == '"':
+            quote = "" if char == '"' else quote
+        elif here_string := HERE_STRING.match(script, at):
+            # PowerShell's `@' … '@`: its lines are text, whatever quotes they hold
+            closer = script.find(f"\n{here_string[1]}@", here_string.end())
+            at = closer + 3 if closer != -1 else len(script)
+            continue
+        elif char in "'\"":
+            quote = char
+        elif char == ")" and len(frames) > 1:
+            frame = frames.pop()
+            yield Command(frame.start, at, at)
+            quote = frame.quote
+        elif char == "#" and (at == 0 or script[at - 1] in " \t\n;&|("):
+            at = newline if (newline := script.find("\n", at)) != -1 else len(script)
+            continue
+        elif heredoc := HEREDOC_START.match(script, at):
+            frames[-1].heredocs.append((bool(heredoc[1]), heredoc[3]))
+            at = heredoc.end()
+            continue
+        elif operator := next((op for op in OPERATORS if script.startswith(op, at)), ""):
+            frame, end = frames[-1], at + len(operator)
+            for tabs, delimiter in frame.heredocs if operator == "\n" else ():
+                end = after_heredoc(script, end, delimiter, tabs)
+            yield Command(frame.start, at, end)
+            frame.start, frame.heredocs = end, []
+            at = end
+            continue
+        at += 1
+    yield Command(frames[0].start, len(script), len(script))
+
+
+def after_heredoc(script: str, at: int, delimiter: str, tabs: bool) -> int:
+    """Where the script goes on after a here-document whose lines start at `at`."""
+    while at < len(script):
+        newline = script.find("\n", at)
+        line = script[at : newline if newline != -1 else len(script)]
+        at = newline + 1 if newline != -1 else len(script)
+        if (line.lstrip("\t") if tabs else line).rstrip() == delimiter:
+            break
+    return at
+
+
+class Post(NamedTuple):
+    """What one command posts: its text, and the title of the pull request it opens."""
+
+    text: str
+    title: str
+
+
+def posts(command: str) -> Iterator[Post]:
+    """What each command of a shell call posts for other people (a pull request's or an
+    issue's description, a comment, release notes), without the trailers tools add. A text
+    or title the shell would compute (`$(git log -1 --format=%s)`) cannot be read: it is
+    left out."""
+    script = script_of(command)
+    if "gh " not in script and "glab " not in script:
+        return
+    for found in commands(script):
+        posting = POSTS.match(script, found.start, found.line_end)
+        if posting is None:
+            continue
+        program, thing, action = posting["program"], posting["thing"], posting["action"]
+        flags = RELEASE_FLAGS if thing == "release" else TEXT_FLAGS.get((program, action))
+        if flags is None:
+            continue
+        before = script[: found.start]
+        words = script[posting.end() : found.line_end]
+        heredoc = HEREDOC.search(script, posting.end(), found.end)
+        text = heredoc["text"] if heredoc else resolved(option_value(words, flags), before)
+        opens = action == "create" and thing in ("pr", "mr")
+        title = resolved(option_value(words, TITLE_FLAGS), before) if opens else ""
+        kept = [line for line in text.strip().splitlines() if not TRAILER.match(line)]
+        text = "\n".join(kept).strip()
+        if text or title.strip():
+            yield Post(text, " ".join(title.split()))
+
+
+def posted_text(command: str) -> str:
+    """All the command posts, one text after another."""
+    return "\n\n".join(post.text for post in posts(command) if post.text)
 
 
 def pull_request_title(command: str) -> str:
     """The title of the pull request (a merge request) a command opens; "" for another
     command, or one whose title git takes from the commits (`--fill`)."""
-    script = script_of(command)
-    found = OPENS.search(script)
-    return option_value(script[found.end() :], TITLE_FLAGS).strip() if found else ""
+    return next((post.title for post in posts(command) if post.title), "")
 
 
-def posted_text(command: str) -> str:
-    """The text a command posts (a pull request's or an issue's description, a comment,
-    release notes), without the trailers tools add; "" when it posts none or cannot be read."""
-    script = script_of(command)
-    found = POSTS.search(script)
-    if found is None:
-        return ""
-    rest = script[found.end() :]
-    heredoc = HEREDOC.search(rest)
-    flags = TEXT_FLAGS[found[0].split()[0]]
-    text = heredoc["text"] if heredoc else option_value(rest, flags)
-    if variable := VARIABLE.match(text.strip()):
-        text = assigned(script[: found.start()], variable["name"])
-    kept = [line for line in text.strip().splitlines() if not TRAILER.match(line)]
-    return "\n".join(kept).strip()
-
-
-def option_value(arguments: str, flags: frozenset[str]) -> str:
-    """The value of the text option in a command's arguments, up to the end of the command."""
-    lexer = shlex.shlex(arguments, posix=True, punctuation_chars=True)
+def option_value(words: str, flags: frozenset[str]) -> str:
+    """The value of the first of `flags` among a command's words."""
+    lexer = shlex.shlex(words, posix=True)
     lexer.whitespace_split = True
+    previous = ""
     try:
-        words = list(lexer)
+        for word in lexer:
+            flag, equals, value = word.partition("=")
+            if flag in flags and equals:
+                return unescaped(value)
+            if previous in flags:
+                return unescaped(word)
+            previous = word
     except ValueError:
-        return ""  # an unbalanced quote: the command is cut or not shell
-    for at, word in enumerate(words):
-        if word in OPERATORS:
-            break
-        flag, equals, value = word.partition("=")
-        if flag in flags and equals:
-            return unescaped(value)
-        if word in flags and at + 1 < len(words):
-            return unescaped(words[at + 1])
+        pass  # an unbalanced quote: the command is cut or not shell
     return ""
+
+
+def resolved(value: str, before: str) -> str:
+    """A value as the program gets it: a variable the script set before is what it holds; a
+    value the shell would compute (`$(…)`) is unknown."""
+    if variable := VARIABLE.match(value.strip()):
+        return assigned(before, variable["name"])
+    return "" if value.lstrip().startswith(("$(", "`")) else value
 
 
 def unescaped(text: str) -> str:
@@ -87,19 +207,28 @@ def unescaped(text: str) -> str:
 
 
 def assigned(script: str, name: str) -> str:
-    """What a variable the text was given in holds, where the script set it before: a
-    here-document (`BODY=$(cat <<'EOF' …)`), a quoted string, or a PowerShell here-string
-    (`$body = @' … '@`). The last assignment wins, as in the shell."""
+    """What a variable holds, where the script set it before: a here-document
+    (`BODY=$(cat <<'EOF' …)`, `read -r -d '' BODY <<'EOF'`), a quoted string, or a PowerShell
+    here-string or string (`$body = @' … '@`; PowerShell names ignore case). The last
+    assignment wins, as in the shell."""
     name = re.escape(name)
+    start = r"(?:^|(?<=[;&|]))[ \t]*(?:export[ \t]+)?"
     forms = (
         (
-            rf"(?m)^\s*{name}=\"?\$\(\s*cat\s*<<-?\s*(['\"]?)(?P<end>\w+)\1[^\n]*\n"
-            r"(?P<text>.*?)\n[ \t]*(?P=end)\b"
+            rf"{start}{name}=\"?\$\([ \t]*cat[ \t]*<<-?[ \t]*(['\"]?)(?P<end>\w+)\1[^\n]*\n"
+            r"(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|\)|$)"
         ),
-        rf"(?m)^\s*\${name}\s*=\s*@(?P<q>['\"])[ \t]*\n(?P<text>.*?)\n(?P=q)@",
-        rf"(?m)^\s*(?:export\s+)?{name}=(?P<q>['\"])(?P<text>.*?)(?<!\\)(?P=q)",
+        (
+            rf"{start}read[ \t]+(?:-\w+[ \t]+(?:''[ \t]+)?)*{name}[ \t]*<<-?[ \t]*(['\"]?)"
+            r"(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|$)"
+        ),
+        rf"(?i:{start}\${name})[ \t]*=[ \t]*@(?P<q>['\"])[ \t]*\n(?P<text>.*?)\n(?P=q)@",
+        rf"(?i:{start}\${name})[ \t]*=[ \t]*(?P<q>['\"])(?P<text>.*?)(?<!`)(?P=q)",
+        rf"{start}{name}=(?P<q>['\"])(?P<text>.*?)(?<!\\)(?P=q)",
     )
-    found = [match for form in forms for match in re.finditer(form, script, re.DOTALL)]
+    found = [
+        match for form in forms for match in re.finditer(form, script, re.DOTALL | re.MULTILINE)
+    ]
     if not found:
         return ""
     last = max(found, key=lambda match: match.start())

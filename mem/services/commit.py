@@ -417,8 +417,11 @@ def read_session(
         files = tuple(redacted(path, counter) for path in message.files)
         commits = tuple(redacted(commit, counter) for commit in message.commits)
         checks = tuple(redacted(check, counter) for check in message.checks)
+        title = redacted(message.title, counter) if message.title else ""  # a PR's: the What
         reading.seen_text = reading.seen_text or bool(text.strip() or files or commits)
-        clean = message._replace(text=text, files=files, commits=commits, checks=checks)
+        clean = message._replace(
+            text=text, files=files, commits=commits, checks=checks, title=title
+        )
         if tracked is not None:
             tracked.passed(raw, session, clean)
         if key in known.messages:
@@ -455,6 +458,8 @@ def without_lone_surrogates(message: formats.Message) -> formats.Message:
         text=fixed(message.text),
         files=tuple(fixed(path) for path in message.files),
         commits=tuple(fixed(commit) for commit in message.commits),
+        checks=tuple(fixed(check) for check in message.checks),
+        title=fixed(message.title),
         session=fixed(message.session),
     )
 
@@ -474,6 +479,8 @@ def message_key(session: str, message: formats.Message) -> str:
     parts = [message.role, message.text.strip(), *message.files, "\0", *message.commits]
     if message.checks:  # (only then: the keys ledgers already hold stay the same)
         parts += ["\0checks", *message.checks]
+    if message.title:
+        parts += ["\0title", message.title]
     for part in parts:
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x1f")
     return digest.hexdigest()[:20]

@@ -218,3 +218,47 @@ def test_a_secret_in_a_commit_subject_never_reaches_the_handoff(mem, vault):
     assert report["redactions"] >= 1
     assert secret not in vault_text(vault)
     assert "1a2b3c4 rotate" in report["handoff"]["body"]
+
+
+def claude_pull_request(title: str) -> str:
+    """A Claude Code session that opens a pull request with this title."""
+    command = f'gh pr create --title "{title}" --body "The cache key now includes the locale."'
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "open the PR"}},
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": command}}
+                ],
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "https://x/pull/1"}
+                ],
+            },
+        },
+        {"type": "assistant", "message": {"role": "assistant", "content": "Opened the PR."}},
+    ]
+    return "".join(json.dumps({"sessionId": "pr1", "cwd": "/r", **line}) + "\n" for line in lines)
+
+
+def test_a_secret_in_a_pull_requests_title_never_reaches_the_handoff(mem, vault):
+    secret = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+    report = data(
+        mem("commit", "--agent", "dev", "--json", input=claude_pull_request(f"Rotate {secret}"))
+    )
+    assert report["redactions"] >= 1
+    assert secret not in vault_text(vault)
+    assert report["handoff"]["body"].startswith("**What:** Rotate [REDACTED")
+
+
+def test_half_an_emoji_in_a_pull_requests_title_is_stored_as_a_replacement_character(mem, vault):
+    session = claude_pull_request("Fix emoji \ud83d handling")  # JSON can carry half an emoji
+    report = data(mem("commit", "--agent", "dev", "--json", input=session))
+    assert "Fix emoji \ufffd handling" in report["handoff"]["body"]

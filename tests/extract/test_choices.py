@@ -110,3 +110,23 @@ def test_a_claude_code_session_gives_the_persons_choice_as_a_decision_unless_dec
             "How should the fix reshape the cold-start guard? Remove"
         )
     assert not [m for m in claude_session(answered=False, structured=False) if m.role == "chosen"]
+
+
+def test_options_of_any_shape_and_labels_one_within_another_are_read_as_chosen():
+    asked = "Pick one?"
+    assert list(chosen([{"question": asked, "options": 5}], {asked: "A"})) == ["Pick one? A"]
+    labels = [
+        {"label": "No", "description": "Do nothing."},
+        {"label": "Not now", "description": "Later."},
+    ]
+    assert list(chosen([{"question": asked, "options": labels}], {asked: "Not now"})) == [
+        "Pick one? Not now (over: No): Later."
+    ]
+    several = [{"label": "Lint"}, {"label": "Tests"}, {"label": "Docs"}]
+    assert list(chosen([{"question": asked, "options": several}], {asked: "Lint, Tests"})) == [
+        "Pick one? Lint, Tests (over: Docs)"
+    ]
+    spaced = [{"question": "  Pick one?  ", "options": labels}]
+    assert list(chosen(spaced, {"  Pick one?  ": "No"})) == [
+        "Pick one? No (over: Not now): Do nothing."
+    ]

@@ -56,6 +56,10 @@ HEREDOC = (
         ('bash -lc \'git commit -m "Fix it" -m "Body in a script."\'', "Body in a script."),
         ('git commit -m "Fix parser" && cat <<EOF > notes.txt\nunrelated\nnotes\nEOF', ""),
         ("git commit -F - <<'EOF'\nSubject\n\nBody line.\nEOF", "Body line."),
+        (
+            "git commit -F - <<'EOF'\nSubject\n\nEOF handling was the bug.\nEOF",
+            "EOF handling was the bug.",
+        ),
         ('git commit -m "an unbalanced quote', ""),
         ("git log --oneline", ""),
     ],

@@ -84,6 +84,70 @@ PR_HEREDOC = (
         ('gh pr create --body "an unbalanced quote', ""),
         ('gh pr create --body "$UNSET"', ""),
         ("git log --oneline", ""),
+        # `gh pr review -c` says the review is a comment; glab's `-m` on create is a milestone
+        (
+            'gh pr review 12 --comment -b "The cache key ignores the locale."',
+            "The cache key ignores the locale.",
+        ),
+        (
+            'glab mr create -t "Fix" -m "v1.2" -d "The key ignored the locale."',
+            "The key ignored the locale.",
+        ),
+        ('glab mr note 4 -m "Rebased on main."', "Rebased on main."),
+        # each command of the script is its own: a post, then another program's here-document
+        (
+            "gh issue close 5 && git commit -m \"$(cat <<'EOF'\nFix crash\n\nInternal note\nEOF\n)\"",
+            "",
+        ),
+        (
+            'gh issue create --title A --body "First." && gh pr comment 3 --body "Second."',
+            "First.\n\nSecond.",
+        ),
+        ("gh pr create --title T --fill\ngit log -1 -b x", ""),
+        # a gh command written into a file, or named in a commit message, posts nothing
+        (
+            'cat > release.sh <<\'EOF\'\ngh release create "$TAG" --notes "Automated"\nEOF\nchmod +x release.sh',
+            "",
+        ),
+        ("git commit -F - <<'EOF'\nDocs: gh pr create --title \"Oops\" example\nEOF", ""),
+        (
+            'git commit -m "docs: gh pr comment --body usage" -m "We call gh pr comment --body now."',
+            "",
+        ),
+        # what the shell would compute cannot be read
+        ('gh pr create --title T --body "$(cat pr.md)"', ""),
+        # a later line the quoting of which is unbalanced takes nothing from the post
+        (
+            "gh pr create --title T --body \"The fix.\"\ncat <<'EOF' > NOTES.md\nIt's done\nEOF",
+            "The fix.",
+        ),
+        # a line of the body that only starts with the delimiter does not end it
+        (
+            "gh pr create -t T --body \"$(cat <<'EOF'\nFirst line\nEOF handling was the bug\nEOF\n)\"",
+            "First line\nEOF handling was the bug",
+        ),
+        # variables as PowerShell and bash set them
+        (
+            '$Body = "Guards stay silent under Copilot."\ngh issue comment 47 --body $body',
+            "Guards stay silent under Copilot.",
+        ),
+        (
+            "read -r -d '' BODY <<'EOF'\nThe cache outlived the session.\nEOF\ngh pr create -t T -b \"$BODY\"",
+            "The cache outlived the session.",
+        ),
+        (
+            "cd repo && BODY=$(cat <<'EOF'\nPinned pnpm to 9.\nEOF\n)\ngh pr create -t T -b \"$BODY\"",
+            "Pinned pnpm to 9.",
+        ),
+        ('BODY="old"\nBODY="new"\ngh pr create -t T -b "$BODY"', "new"),
+        # a PowerShell here-string's lines are text, whatever quotes they hold
+        (
+            (
+                "$body = @'\nThe guard's fallback dies; don't | use it.\n'@\n"
+                "gh issue create --title T --body $body | Tee-Object -Variable url"
+            ),
+            "The guard's fallback dies; don't | use it.",
+        ),
     ],
 )
 def test_the_text_a_command_posts_is_read_from_it(command, text):
@@ -268,6 +332,8 @@ def test_a_gemini_session_gives_what_its_shell_calls_that_succeeded_posted():
         ('glab mr create -t "Pin pnpm to 9" --description "x"', "Pin pnpm to 9"),
         ("gh pr create --fill", ""),
         ('gh issue create --title "Flaky upload" --body "x"', ""),  # an issue is no work done
+        ('TITLE="Fix the cache key"\ngh pr create --title "$TITLE" --body x', "Fix the cache key"),
+        ('gh pr create --title "$(git log -1 --format=%s)" --body x', ""),
     ],
 )
 def test_the_title_of_a_pull_request_a_command_opens_is_read(command, title):

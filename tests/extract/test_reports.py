@@ -1411,24 +1411,38 @@ def test_a_word_in_code_is_a_name_and_signals_no_meaning():
         report=True,
     )
     assert not [c for c in found if "defer" in c.why]
+    named = patterns.extract(
+        "`build.rs` now removed from the crate, with its bindings.", report=True
+    )
+    assert [c.why for c in named] == ["change signal '`build.rs` now'"]  # quoted as written
     kept = patterns.extract("We deferred the `consent.js` change to the next release.", report=True)
     assert [(c.category, c.why) for c in kept] == [("decisions", "choice signal 'deferred'")]
 
 
-def test_the_details_nested_under_a_next_step_are_not_steps_of_their_own():
+def test_the_items_nested_under_a_next_step_are_said_with_it():
     text = (
         "## Next Steps\n\n"
         "1. [ ] Implement `get_frontier_nodes()` (2-3 hours)\n"
         "   - Compute down-closure of mastered nodes\n"
-        "   - Location: `state/session_planner.py:211-235`\n"
+        "   - Location: `state/session_planner.py:211-235`. Then add a migration.\n"
         "2. **GitHub Actions CI** (30 min)\n"
         "   - Automated testing on push\n"
-        "   - Coverage reporting\n"
+        "3. Refactor the transcript reader\n"
     )
     tasks = [stored for category, stored in report(text) if category == "tasks"]
     assert tasks == [
-        "Implement `get_frontier_nodes()` (2-3 hours)",
-        "**GitHub Actions CI** (30 min)",
+        (
+            "Implement `get_frontier_nodes()` (2-3 hours): Compute down-closure of mastered "
+            "nodes; Location: `state/session_planner.py:211-235`; Then add a migration"
+        ),
+        "**GitHub Actions CI** (30 min): Automated testing on push",
+        "Refactor the transcript reader",
+    ]
+    steps = (
+        "## Next Steps\n\n- Refactor the reader\n  - Add a regression test\n  - Update the README\n"
+    )
+    assert [stored for _, stored in report(steps)] == [
+        "Refactor the reader: Add a regression test; Update the README"
     ]
 
 
@@ -1475,3 +1489,15 @@ def test_the_opening_bold_of_a_summary_item_goes_as_a_pair_in_the_what():
     assert summary.what == (
         "Updated `future_development.md`; Created two tasks in task-master (dev tag)"
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Wir wollen jetzt die Tests ausführen und dann pushen.",
+        "我们想要先跑一下测试，然后再提交。",
+        "日本プロジェクトではpnpmを使用しています。",  # 本 within a word is not "this"
+    ],
+)
+def test_the_work_at_hand_is_no_preference_and_a_word_within_another_no_cue(said):
+    assert list(patterns.from_person(said)) == []

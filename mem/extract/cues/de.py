@@ -66,7 +66,8 @@ CUES = Cues(
     decided_in_passing=(),
     user_preference=(
         (
-            r"\b(?:ich\s+(?:möchte|will|bevorzuge)|wir\s+(?:möchten|wollen|bevorzugen)"
+            # "wir wollen jetzt die Tests ausführen" is the work at hand, not a preference
+            r"\b(?:ich\s+(?:möchte|will|bevorzuge)|wir\s+bevorzugen"
             r"|bitte\s+(?:immer|nie|nicht))\b"
         ),
     ),

@@ -22,7 +22,7 @@ CUES = Cues(
             r"默认(?:会|仍然会|就会)",
         ),
         # "I" and "we", as English reads "I prefer" and "we prefer"
-        "preference": (r"我们?(?:更)?(?:喜欢|偏好|希望|想要)",),
+        "preference": (r"我(?:更)?(?:喜欢|偏好|希望|想要)|我们(?:更)?(?:喜欢|偏好|希望)",),
         "convention": (
             r"请确保|务必|一定要|必须",
             # "this project uses …", as English reads it of "this|the project"
@@ -56,7 +56,11 @@ CUES = Cues(
     specific=(),
     note_about_self=(),
     decided_in_passing=(),
-    user_preference=(r"我们?(?:更)?(?:喜欢|偏好|希望|想要|不喜欢|讨厌)", r"不要|别用|请用"),
+    user_preference=(
+        # "we want to …" (我们想要先…) is the work at hand, not a preference
+        r"我(?:更)?(?:喜欢|偏好|希望|想要|不喜欢|讨厌)|我们(?:更)?(?:喜欢|偏好|希望|不喜欢|讨厌)",
+        r"不要|别用|请用",
+    ),
     user_fact=(r"我只有|我们只有|我只用|我们只用",),
     why_question=(r"怎么回事|问题出在哪",),
     outcome=(r"^(?:已完成|完成|已修复|修复了|已添加|添加了|已更新)",),
