@@ -1501,3 +1501,16 @@ def test_the_opening_bold_of_a_summary_item_goes_as_a_pair_in_the_what():
 )
 def test_the_work_at_hand_is_no_preference_and_a_word_within_another_no_cue(said):
     assert list(patterns.from_person(said)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Fix options (in order of preference):", "Opções de correção:", "Mögliche Alternativen:"],
+)
+def test_the_list_a_line_of_options_introduces_decides_nothing(line):
+    text = (
+        f"{line}\n"
+        "- **pnpm `packageExtensions`** in `pnpm-workspace.yaml` to patch the phantom dep\n"
+        "- **Upgrade `@hookform/resolvers`** to a newer release that declares zod as a peer\n"
+    )
+    assert report(text) == []

@@ -122,6 +122,9 @@ CUES = Cues(
         r"der|die|das|den|dem|des|ein|eine|einen|und|oder|mit|für|von|zu|auf|an|bei|dass|als",
         r"wie|entweder",
     ),
-    option=(r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",),
+    option=(
+        r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",
+        r"(?:[\w-]+\s+){0,2}(?:optionen|varianten|alternativen|ansätze)\b[^:：\n]{0,40}?(?=\s*[:：]\s*$)",
+    ),
     reasons=(r"begründung|gründe|grund|warum|ursache",),
 )

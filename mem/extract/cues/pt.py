@@ -285,6 +285,9 @@ CUES = Cues(
         r"a|o|os|as|de|da|do|das|dos|em|no|na|nos|nas|com|para|por|pelo|pela|que|e|ou|um|uma|ao",
         r"deve|devemos|vou|vamos|como|incluindo",
     ),
-    option=(r"(?:op[cç][aã]o|alternativa|abordagem|proposta)\s+(?:[A-Z]|\d{1,2})",),
+    option=(
+        r"(?:op[cç][aã]o|alternativa|abordagem|proposta)\s+(?:[A-Z]|\d{1,2})",
+        r"(?:op[cç][oõ]es|alternativas|abordagens)\b[^:：\n]{0,40}?(?=\s*[:：]\s*$)",
+    ),
     reasons=(r"justificativa|motivos?|raz[aã]o|raz[oõ]es|porqu[eê]|causa(?:\s+raiz)?",),
 )
