@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from extract.claude_sessions import bash_session
 from extract.fake_secrets import FAKE_SECRETS
 
 from .helpers import data, ok, snapshot
@@ -223,29 +224,8 @@ def test_a_secret_in_a_commit_subject_never_reaches_the_handoff(mem, vault):
 def claude_pull_request(title: str) -> str:
     """A Claude Code session that opens a pull request with this title."""
     command = f'gh pr create --title "{title}" --body "The cache key now includes the locale."'
-    lines = [
-        {"type": "user", "message": {"role": "user", "content": "open the PR"}},
-        {
-            "type": "assistant",
-            "message": {
-                "role": "assistant",
-                "content": [
-                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": command}}
-                ],
-            },
-        },
-        {
-            "type": "user",
-            "message": {
-                "role": "user",
-                "content": [
-                    {"type": "tool_result", "tool_use_id": "t1", "content": "https://x/pull/1"}
-                ],
-            },
-        },
-        {"type": "assistant", "message": {"role": "assistant", "content": "Opened the PR."}},
-    ]
-    return "".join(json.dumps({"sessionId": "pr1", "cwd": "/r", **line}) + "\n" for line in lines)
+    lines = bash_session(command, "https://x/pull/1", prompt="open the PR", after="Opened the PR.")
+    return "".join(lines)
 
 
 def test_a_secret_in_a_pull_requests_title_never_reaches_the_handoff(mem, vault):

@@ -3,10 +3,9 @@ that made the commit, and mined as a note for the next reader."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from extract.claude_sessions import bash_session
 from mem.extract import formats
 from mem.extract.capture import Capture
 from mem.extract.commit_message import commit_body
@@ -68,49 +67,9 @@ def test_a_commit_messages_body_is_read_from_the_command_without_its_trailers(co
     assert commit_body(command) == body
 
 
-def claude_line(record: dict) -> str:
-    return json.dumps({"sessionId": "s1", "cwd": "/repo", **record})
-
-
 def test_a_commit_body_is_mined_as_a_note_only_when_the_commit_was_made():
     def session(result: str, error: bool) -> list[formats.Message]:
-        lines = [
-            claude_line(
-                {"type": "user", "message": {"role": "user", "content": "fix the importer"}}
-            ),
-            claude_line(
-                {
-                    "type": "assistant",
-                    "message": {
-                        "role": "assistant",
-                        "content": [
-                            {
-                                "type": "tool_use",
-                                "id": "t1",
-                                "name": "Bash",
-                                "input": {"command": HEREDOC},
-                            },
-                        ],
-                    },
-                }
-            ),
-            claude_line(
-                {
-                    "type": "user",
-                    "message": {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "t1",
-                                "content": result,
-                                "is_error": error,
-                            },
-                        ],
-                    },
-                }
-            ),
-        ]
+        lines = bash_session(HEREDOC, result, error, prompt="fix the importer")
         return list(formats.read(formats.detect(lines), lines))
 
     made = session("[main 1a2b3c4] fix: skip import rows without an id", False)

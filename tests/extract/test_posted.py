@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from extract.claude_sessions import bash_session
 from mem.extract import formats
 from mem.extract.capture import Capture
 from mem.extract.formats import Message
@@ -161,46 +162,8 @@ def test_a_pull_requests_heredoc_body_keeps_its_text_without_the_tools_trailer()
     assert body.endswith("- [ ] Breaking change (fix causing existing functionality to break)")
 
 
-def claude_line(record: dict) -> str:
-    return json.dumps({"sessionId": "s1", "cwd": "/repo", **record})
-
-
 def claude_session(command: str, result: str, error: bool) -> list[formats.Message]:
-    lines = [
-        claude_line({"type": "user", "message": {"role": "user", "content": "open the PR"}}),
-        claude_line(
-            {
-                "type": "assistant",
-                "message": {
-                    "role": "assistant",
-                    "content": [
-                        {
-                            "type": "tool_use",
-                            "id": "t1",
-                            "name": "Bash",
-                            "input": {"command": command},
-                        }
-                    ],
-                },
-            }
-        ),
-        claude_line(
-            {
-                "type": "user",
-                "message": {
-                    "role": "user",
-                    "content": [
-                        {
-                            "type": "tool_result",
-                            "tool_use_id": "t1",
-                            "content": result,
-                            "is_error": error,
-                        }
-                    ],
-                },
-            }
-        ),
-    ]
+    lines = bash_session(command, result, error, prompt="open the PR")
     return list(formats.read(formats.detect(lines), lines))
 
 
