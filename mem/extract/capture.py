@@ -156,6 +156,8 @@ class Capture:
             # the agent opened says: notes it wrote for a reader, read as a report is. The
             # boxes a pull request's form leaves unticked are the options it did not choose
             # ("- [ ] Breaking change"); what is left open, such a text says in words.
+            # How a pull request was tested is its state that day, not memory.
+            text = patterns.without_checked(text) if message.role == "posted" else text
             noted = patterns.extract(text, report=True)
             return [c for c in noted if not c.why.startswith(patterns.UNTICKED)]
         if message.role == "thinking":

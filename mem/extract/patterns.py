@@ -329,6 +329,7 @@ FOUR_LETTERS = re.compile(r"[^\W\d_]{4,}")
 DIFF_LINE = re.compile(r"^[+-](?![-+\s]*$)\S")
 # Emphasis is flattened; text that only looks like it stays as written: a glob
 # (`tests/**/*.ts`), a dunder (`__init__.py`), `V{NNN}__{name}.sql`, `*args`.
+BOLD_LINE = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?$")  # a line that is a bold title alone
 BOLD = re.compile(r"(?<![\w*/\\])\*\*(?=[^\s*])(.+?)(?<=[^\s*/\\])\*\*(?![\w*/])")
 EMPHASIS = re.compile(r"(?<!\w)__(?=\S)([^_\n]*\s[^_\n]*?)(?<=\S)__(?!\w)")
 OUTPUT_STARTS = (
@@ -1281,6 +1282,28 @@ def marked(text: str) -> list[tuple[str, frozenset[str]]]:
             continue
         found.append((how, content_words(sentence)))
     return found
+
+
+def without_checked(text: str) -> str:
+    """A document without its sections of how the work was checked ("## Test plan", "##
+    Checklist"): each up to the next heading no deeper than its own."""
+    checked = compiled().checked
+    kept: list[str] = []
+    skipping = 0  # the level of the section being left out; 0: none
+    fenced = False
+    for line in text.splitlines():
+        if fence_mark(line):
+            fenced = not fenced
+        bare = line.strip()
+        titled = not fenced and (bare.startswith("#") or BOLD_LINE.match(bare))
+        level = heading_level(bare) if titled else 0
+        if titled and skipping and level <= skipping:
+            skipping = 0
+        if titled and not skipping and checked.match(bare):
+            skipping = level
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def outside_fences(text: str) -> str:

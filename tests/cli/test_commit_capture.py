@@ -129,7 +129,7 @@ MORE = REPO / "bench" / "capture-more"
 # a: 0.57 before pull requests' descriptions were read; two of its keys are now kept in the
 # words of the pull request the agent wrote before its report said them again.
 MORE_FLOOR = {
-    "a": {"kept": 0.56, "noise": 0},
+    "a": {"kept": 0.59, "noise": 0},
     "b": {"kept": 0.66, "noise": 1},
     "c": {"kept": 0.43, "noise": 1},
     "d": {"kept": 0.58, "noise": 0},

@@ -312,3 +312,21 @@ def test_the_what_of_a_session_that_opened_a_pull_request_is_its_title():
     )
     summary.take(Message("assistant", "The grant works: the token pushed `v5`."), [])
     assert summary.what == "fix(deploy): migrate job command"
+
+
+def test_how_a_pull_request_was_tested_is_not_memory():
+    body = (
+        "## Root cause\n\n"
+        "The resolver imports `zod/v4/core` but only declares `react-hook-form` as a peer, so\n"
+        "Turbopack cannot resolve it.\n\n"
+        "## Test plan\n\n"
+        "- `deploy.yml` parses as valid YAML and the workflow is dispatch-only.\n"
+        "- Full suite: `1269 passed` on the branch.\n\n"
+        "## Notes\n\n"
+        "Production was unaffected: the migration gate aborted before any rollout.\n"
+    )
+    command = f"gh pr create --title T --body-file - <<'EOF'\n{body}EOF"
+    found = [c.text for c in mined(claude_session(command, "https://x/pull/1", False))]
+    assert any("only declares `react-hook-form` as a peer" in text for text in found)
+    assert any("Production was unaffected" in text for text in found)
+    assert not [text for text in found if "YAML" in text or "1269" in text]

@@ -101,6 +101,9 @@ class Cues(NamedTuple):
     # A label that gives the reasons for what was said just before it: "- **Rationale:**"
     # under "- **Decision:** …", as decision records and agents' session notes write them.
     reasons: tuple[str, ...] = ()
+    # A section that says how the work was checked ("Test plan", "Verification"): in a pull
+    # request's description, the state of the work that day, not memory.
+    checked: tuple[str, ...] = ()
 
 
 class Compiled(NamedTuple):
@@ -133,6 +136,7 @@ class Compiled(NamedTuple):
     unfinished: re.Pattern[str]  # matches a text that ends on one of those words
     option: re.Pattern[str]  # matches a text that opens with an option's label
     reasons: re.Pattern[str]  # matches a reasons label and its colon; group "label"
+    checked: re.Pattern[str]  # a heading of how the work was checked
 
 
 # Abbreviations a full stop ends without ending the sentence, each a fixed-width lookbehind.
@@ -374,4 +378,5 @@ def compiled() -> Compiled:
             r"^(?P<label>" + "|".join(alternatives("reasons")) + r")\s*[:：]\s*",
             re.IGNORECASE,
         ),
+        checked=heading(alternatives("checked")),
     )

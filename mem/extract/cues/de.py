@@ -127,4 +127,5 @@ CUES = Cues(
         r"(?:[\w-]+\s+){0,2}(?:optionen|varianten|alternativen|ansätze)\b[^:：\n]{0,40}?(?=\s*[:：]\s*$)",
     ),
     reasons=(r"begründung|gründe|grund|warum|ursache",),
+    checked=(r"tests?", r"testplan", r"überprüfung", r"prüfung", r"validierung"),
 )

@@ -603,4 +603,14 @@ CUES = Cues(
         r"(?:[\w-]+\s+){0,2}(?:options|alternatives|approaches)\b[^:：\n]{0,40}?(?=\s*[:：]\s*$)",
     ),
     reasons=(r"rationale|reasons?|reasoning|why|motivation|justification|root\s+cause|cause",),
+    checked=(
+        r"test\s+plan",
+        r"testing",
+        r"tests?",
+        r"test\s+results",
+        r"how\s+to\s+test",
+        r"checklist",
+        r"verification",
+        r"validation",
+    ),
 )

@@ -290,4 +290,5 @@ CUES = Cues(
         r"(?:op[cç][oõ]es|alternativas|abordagens)\b[^:：\n]{0,40}?(?=\s*[:：]\s*$)",
     ),
     reasons=(r"justificativa|motivos?|raz[aã]o|raz[oõ]es|porqu[eê]|causa(?:\s+raiz)?",),
+    checked=(r"testes?", r"plano\s+de\s+testes?", r"verifica[cç][aã]o", r"valida[cç][aã]o"),
 )
