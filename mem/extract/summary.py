@@ -12,8 +12,10 @@ from mem.extract.patterns import (
     DONE_SHARE,
     INTERJECTION,
     ITEM_ENDS,
+    LEAF_LEVEL,
     MAX_CHARS,
     SECOND_PERSON,
+    SECTION_NUMBER,
     STATEMENT_WORDS,
     Candidate,
     Unit,
@@ -54,7 +56,8 @@ SUMMARY_HEADING = re.compile(
     r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"
     r"|(?:here's\s+)?(?:a\s+)?summary\s+of\s+(?:what|the\s+changes)"
     r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated)"
-    r"|tl;?\s?dr|quick\s+context(?:\s+recovery)?|key\s+(?:takeaways|points))\b"
+    r"|tl;?\s?dr|quick\s+context(?:\s+recovery)?|key\s+(?:takeaways|points)"
+    r"|work\s+(?:completed|done)|completed\s+work)\b"
     # What the work made, by its heading: "Core Components Created", "Features Implemented"
     r"|^(?:\d+[.)]\s+)?(?!files?\b)(?:[\w+-]+\s+){0,3}(?:components?|features?|changes?|fix(?:es)?|modules?"
     r"|services?|endpoints?)\s+(?:created|built|implemented|added|delivered|made)\s*$",
@@ -357,7 +360,16 @@ def summed_up(text: str) -> str:
     """The items a report lists under its own summary, joined: "Updated X; Created Y"."""
     items: list[str] = []
     under = -1  # the indent of the summary's items, once the summary is found
+    level = 0  # the summary's heading level: a deeper heading under it names a piece of work
+    parts: list[str] = []  # those headings ("### 2. Buffer Pooling Implementation")
     for unit in prose_units(text):
+        if unit.kind == "heading" and level and unit.indent < LEAF_LEVEL:
+            if unit.indent <= level:
+                break  # the summary's section ends
+            title = SECTION_NUMBER.sub("", body_of(unit).strip("#: ")).strip()
+            if title and not compiled().checked.match(title):
+                parts.append(title)
+            continue
         # An item's opening bold goes as a pair ("**Updated `plan.md`** with:"), not one end.
         bare = OPENING_BOLD.sub(r"\1", body_of(unit).strip("#: ")).strip("*: ")
         if not items and under == -1:
@@ -365,9 +377,10 @@ def summed_up(text: str) -> str:
                 unit.kind in ("heading", "title") or unit.text.rstrip().endswith(":")
             ):
                 under = -2  # the next list items are the summary's
+                level = unit.indent if unit.kind == "heading" else 0
             continue
         if unit.kind != "bullet":
-            if items:
+            if items and not parts:
                 break
             continue
         if under == -2:
@@ -378,9 +391,9 @@ def summed_up(text: str) -> str:
             bare = compiled().unfinished.sub("", bare).rstrip(" ,;")
         if unit.indent == under and len(bare.split()) >= UNFINISHED_KEPT:
             items.append(bare.rstrip(ITEM_ENDS))
-        if len(items) == SUMMED_ITEMS:
+        if len(items) == SUMMED_ITEMS and not parts:
             break
-    return cap("; ".join(items))
+    return cap("; ".join(parts[:SUMMED_ITEMS] if parts else items))
 
 
 def shorten(path: str) -> str:

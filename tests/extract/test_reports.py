@@ -1514,3 +1514,28 @@ def test_the_list_a_line_of_options_introduces_decides_nothing(line):
         "- **Upgrade `@hookform/resolvers`** to a newer release that declares zod as a peer\n"
     )
     assert report(text) == []
+
+
+def test_the_what_of_a_summary_in_sections_is_their_titles():
+    summary = SessionSummary()
+    text = (
+        "# Session Summary\n\n"
+        "## Work Completed in This Session\n\n"
+        "### 1. Documentation Accuracy Update\n"
+        "- Updated CLAUDE.md to reflect actual implementation status\n"
+        "- Fixed discrepancies between documentation and code\n"
+        "- Discovered that many features were already implemented\n\n"
+        "### 2. Buffer Pooling Implementation\n"
+        "**Files modified:**\n"
+        "- `internal/terminal/ansi.go`: buffer pool Get/Put\n\n"
+        "### 3. Testing\n"
+        "- All 18 integration tests pass\n\n"
+        "### 4. Raw ANSI Passthrough Mode\n"
+        "- Preserves original ANSI sequences exactly as received\n\n"
+        "## Next Steps\n"
+        "- Profile the renderer\n"
+    )
+    summary.take(Message("assistant", text), [])
+    assert summary.what == (
+        "Documentation Accuracy Update; Buffer Pooling Implementation; Raw ANSI Passthrough Mode"
+    )
