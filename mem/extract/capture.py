@@ -130,7 +130,7 @@ class Capture:
         return [
             c if c.why == COMMIT_WHY else c._replace(why=f"{origin}: {c.why}" if c.why else origin)
             for c in found
-            if not patterns.has_blank(c.text)  # a line of a form to fill tells nothing
+            if not patterns.says_nothing(c.text)  # a line of a form, to fill or answered "none"
         ]
 
     def found_in(self, message: Message, text: str, report: bool = False) -> list[Candidate]:

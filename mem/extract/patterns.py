@@ -651,7 +651,7 @@ def detailed(step: Candidate, details: list[str]) -> Candidate:
     Location: `planner.py:211`" stands alone where "Location: …" would not."""
     if not details:
         return step
-    return step._replace(text=cap(f"{step.text.rstrip(' :：')}: {'; '.join(details)}"))
+    return step._replace(text=cap(f"{step.text.rstrip(' .:：。')}: {'; '.join(details)}"))
 
 
 def untold(heading: str, filing: Filing | None) -> Iterator[Candidate]:
@@ -992,7 +992,7 @@ def candidates(
                 continue
             if found is not None and found.category == "facts":
                 yield found, None
-            elif not is_narration(body, cues):
+            elif not is_narration(body, cues) and not EMPTY_ANSWER.match(body):
                 yield (
                     Candidate("tasks", "task", cap(body), is_next_step=True, why=NEXT_WHY),
                     None,
@@ -1513,6 +1513,20 @@ def diagnosis(text: str) -> list[Candidate]:
 def is_why_question(text: str) -> bool:
     """Whether a person asks what went wrong: the answer that follows explains a cause."""
     return bool(compiled().why_question.search(text[:RULE_WINDOW]))
+
+
+# A form's section answered "none" ("- [ ] None for this integration.", "N/A", "Keine."): it
+# says nothing is there.
+EMPTY_ANSWER = re.compile(
+    r"^(?:[-*]\s+(?:\[ \]\s+)?)?(?:none|n/?a|nothing|nenhum[a]?|nada|keine?|无|没有|なし)"
+    r"(?:\s+(?:for|yet|so\s+far|here|at\s+the\s+moment)\b[^.。]{0,40})?\s*[.。]?$",
+    re.IGNORECASE,
+)
+
+
+def says_nothing(text: str) -> bool:
+    """Whether a candidate's text is a form's "none", or a blank to fill."""
+    return bool(EMPTY_ANSWER.match(text.strip())) or has_blank(text)
 
 
 def has_blank(text: str) -> bool:

@@ -1539,3 +1539,13 @@ def test_the_what_of_a_summary_in_sections_is_their_titles():
     assert summary.what == (
         "Documentation Accuracy Update; Buffer Pooling Implementation; Raw ANSI Passthrough Mode"
     )
+
+
+def test_a_forms_none_says_nothing_and_what_none_remains_leaves_nothing_open():
+    for said in ("- [ ] None for this integration.", "None.", "N/A", "Keine."):
+        assert patterns.says_nothing(said)
+    assert not patterns.says_nothing("None of the tests touch the network, so they run offline.")
+    text = "## Follow-ups\n- None for this integration.\n  - Separate Amos auth follow-up beads remain open.\n"
+    assert report(text) == [("tasks", "Separate Amos auth follow-up beads remain open.")]
+    assert report("古いIDや誤ったIDは残っていません。") == []
+    assert [c for c, _ in report("古いIDがまだ残っています。")] == ["tasks"]
