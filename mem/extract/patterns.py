@@ -329,6 +329,7 @@ FOUR_LETTERS = re.compile(r"[^\W\d_]{4,}")
 DIFF_LINE = re.compile(r"^[+-](?![-+\s]*$)\S")
 # Emphasis is flattened; text that only looks like it stays as written: a glob
 # (`tests/**/*.ts`), a dunder (`__init__.py`), `V{NNN}__{name}.sql`, `*args`.
+BOLD_QUESTION = re.compile(r"^\*\*[^*\n]{2,120}[?？]\*\*")  # a sentence that opens asking
 BOLD_LINE = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?$")  # a line that is a bold title alone
 BOLD = re.compile(r"(?<![\w*/\\])\*\*(?=[^\s*])(.+?)(?<=[^\s*/\\])\*\*(?![\w*/])")
 EMPHASIS = re.compile(r"(?<!\w)__(?=\S)([^_\n]*\s[^_\n]*?)(?<=\S)__(?!\w)")
@@ -983,6 +984,8 @@ def candidates(
             and not (opens_block and (introduced or unit.block == section_block))
         ):
             filing = None
+        if BOLD_QUESTION.match(body):
+            continue  # "**PyPI project created?** If not, I can…": a question to the person
         found = classify(body, cues)
         if filing == NEXT_STEP:
             if step and unit.block == step[0] and (unit.kind == "bullet" or unit.in_bullet):

@@ -1549,3 +1549,13 @@ def test_a_forms_none_says_nothing_and_what_none_remains_leaves_nothing_open():
     assert report(text) == [("tasks", "Separate Amos auth follow-up beads remain open.")]
     assert report("古いIDや誤ったIDは残っていません。") == []
     assert [c for c, _ in report("古いIDがまだ残っています。")] == ["tasks"]
+
+
+def test_a_statement_that_opens_with_a_bold_question_asks_the_person():
+    text = (
+        "Before we go on:\n\n"
+        "- **PyPI project created?** If not, I can walk through trusted publishing setup.\n"
+        "- The release workflow publishes on a version tag.\n"
+    )
+    assert not [stored for _, stored in report(text) if "PyPI project" in stored]
+    assert report("**PyPI project created?** If not, I can walk you through it.") == []
