@@ -222,7 +222,7 @@ STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
 # Words that carry a thought on from the one before it.
 GOING_ON = r"but|so|and|then|also|however"
 DANGLING = re.compile(
-    rf"^(?:{GOING_ON}|that|that's|this|these|those|they|it|it's|its|he|she"
+    rf"^(?:{GOING_ON}|that|that's|this|these|those|they|it|it's|its|he|she|neither"
     r"|each\s+(?:was|is|were|are|has|had|of)|both\s+(?:are|were|have|had|of)|mas|ent[aã]o|eles"
     r"|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,

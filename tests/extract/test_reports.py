@@ -1559,3 +1559,9 @@ def test_a_statement_that_opens_with_a_bold_question_asks_the_person():
     )
     assert not [stored for _, stored in report(text) if "PyPI project" in stored]
     assert report("**PyPI project created?** If not, I can walk you through it.") == []
+
+
+def test_neither_leans_on_what_was_said_before():
+    assert (
+        report("Neither is a GHCR or image problem — the image is fine and the token works.") == []
+    )
