@@ -1565,3 +1565,10 @@ def test_neither_leans_on_what_was_said_before():
     assert (
         report("Neither is a GHCR or image problem — the image is fine and the token works.") == []
     )
+
+
+def test_the_investigation_retold_is_narration():
+    assert report("I've now traced both code paths Kyle cites.") == []
+    assert report("I checked the deploy logs of the last three runs.") == []
+    kept = report("The deploy logs show the migrate job ran `uvicorn`, so the gate failed closed.")
+    assert kept and kept[0][0] == "lessons"

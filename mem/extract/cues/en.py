@@ -377,6 +377,11 @@ CUES = Cues(
         ),
         r"\bdecided\s+to\s+(?:first\s+)?(?:confirm|verify|reproduce|measure|test|double-check)\b",
         r"\bthe\s+task\s+is\s+(?:done|complete)\b",
+        # The investigation retold: "I've now traced both code paths", "I checked the logs".
+        (
+            r"^i(?:'ve|\s+have)?\s+(?:now\s+|also\s+|just\s+)?(?:traced|checked|read|reviewed"
+            r"|looked|inspected|examined|gone\s+through|went\s+through|double-checked)\b"
+        ),
         r"\bhmm+\b",  # a thought on the way
         # A step under way, as reasoning titles and status lines put it ("Checking whether…",
         # "Suspecting the install skipped…").
