@@ -1572,3 +1572,7 @@ def test_the_investigation_retold_is_narration():
     assert report("I checked the deploy logs of the last three runs.") == []
     kept = report("The deploy logs show the migrate job ran `uvicorn`, so the gate failed closed.")
     assert kept and kept[0][0] == "lessons"
+
+
+def test_words_waiting_on_the_reader_are_no_memory():
+    assert report("A couple of natural follow-ups when you're ready.") == []

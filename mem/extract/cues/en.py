@@ -567,7 +567,7 @@ CUES = Cues(
         # "per your lint rule" still describes it.
         (
             r"^(?:if\s+you|you\s+(?:can|could|should|may|might|will|need|want|'ll)|please)\b"
-            r"|\b(?:please|let\s+me\s+know)\b"
+            r"|\b(?:please|let\s+me\s+know|when(?:ever)?\s+you(?:'re|\s+are)\s+ready)\b"
             r"|^your\s+(?:\w+\s+){0,3}(?:is|are)\s+(?:now\s+)?(?:live|ready|done|set|complete)\b"
         ),
         # An investigating step for the reader: "Check if there are any scope issues."
