@@ -330,6 +330,9 @@ DIFF_LINE = re.compile(r"^[+-](?![-+\s]*$)\S")
 # Emphasis is flattened; text that only looks like it stays as written: a glob
 # (`tests/**/*.ts`), a dunder (`__init__.py`), `V{NNN}__{name}.sql`, `*args`.
 BOLD_QUESTION = re.compile(r"^\*\*[^*\n]{2,120}[?？]\*\*")  # a sentence that opens asking
+IF_ANSWER = re.compile(
+    r"^(?:if\s+(?:not|so|yes|no)|otherwise|se\s+n[aã]o|falls\s+nicht)\b", re.IGNORECASE
+)
 BOLD_LINE = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?$")  # a line that is a bold title alone
 BOLD = re.compile(r"(?<![\w*/\\])\*\*(?=[^\s*])(.+?)(?<=[^\s*/\\])\*\*(?![\w*/])")
 EMPHASIS = re.compile(r"(?<!\w)__(?=\S)([^_\n]*\s[^_\n]*?)(?<=\S)__(?!\w)")
@@ -984,7 +987,7 @@ def candidates(
             and not (opens_block and (introduced or unit.block == section_block))
         ):
             filing = None
-        if BOLD_QUESTION.match(body):
+        if asks_the_person(body, cues):
             continue  # "**PyPI project created?** If not, I can…": a question to the person
         found = classify(body, cues)
         if filing == NEXT_STEP:
@@ -1285,6 +1288,19 @@ def marked(text: str) -> list[tuple[str, frozenset[str]]]:
             continue
         found.append((how, content_words(sentence)))
     return found
+
+
+def asks_the_person(body: str, cues: Compiled) -> bool:
+    """Whether a statement opens with a bold question put to the person ("**PyPI project
+    created?** If not, I can walk you through it"), not one it answers ("**Why did the job run
+    `uvicorn`?** Because `--image` replaced the template")."""
+    question = BOLD_QUESTION.match(body)
+    if question is None:
+        return False
+    rest = body[question.end() :].strip()
+    return not rest or bool(
+        IF_ANSWER.match(rest) or cues.offer.search(rest) or cues.to_reader.search(rest)
+    )
 
 
 def without_checked(text: str) -> str:

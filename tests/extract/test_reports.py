@@ -1576,3 +1576,11 @@ def test_the_investigation_retold_is_narration():
 
 def test_words_waiting_on_the_reader_are_no_memory():
     assert report("A couple of natural follow-ups when you're ready.") == []
+
+
+def test_a_bold_question_the_report_answers_is_kept():
+    found = report(
+        "**Why did the job run `uvicorn`?** Because `--image` replaced the template without its "
+        "configured command, so the image's default CMD ran."
+    )
+    assert [category for category, _ in found] == ["lessons"]
