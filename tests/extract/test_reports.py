@@ -33,6 +33,13 @@ def prose(text: str) -> list[tuple[str, str]]:
     return [(c.category, c.text) for c in patterns.extract(text)]
 
 
+def what_of(report_text: str) -> str:
+    """The handoff's What of a session whose one message is this report."""
+    summary = SessionSummary()
+    summary.take(Message("assistant", report_text), [])
+    return summary.what
+
+
 def test_a_report_keeps_statements_no_cue_word_names_filed_by_what_they_mean():
     text = (
         "The release step fails on tagged builds, so the artifacts never upload.\n\n"
@@ -1477,7 +1484,6 @@ def test_other_languages_read_we_and_this_project_as_english_does(said, why):
 
 
 def test_the_opening_bold_of_a_summary_item_goes_as_a_pair_in_the_what():
-    summary = SessionSummary()
     text = (
         "Summary of changes:\n\n"
         "1. **Updated `future_development.md`** with:\n"
@@ -1485,8 +1491,7 @@ def test_the_opening_bold_of_a_summary_item_goes_as_a_pair_in_the_what():
         "2. **Created two tasks in task-master** (dev tag):\n"
         "   - Task 1\n"
     )
-    summary.take(Message("assistant", text), [])
-    assert summary.what == (
+    assert what_of(text) == (
         "Updated `future_development.md`; Created two tasks in task-master (dev tag)"
     )
 
@@ -1517,7 +1522,6 @@ def test_the_list_a_line_of_options_introduces_decides_nothing(line):
 
 
 def test_the_what_of_a_summary_in_sections_is_their_titles():
-    summary = SessionSummary()
     text = (
         "# Session Summary\n\n"
         "## Work Completed in This Session\n\n"
@@ -1535,8 +1539,7 @@ def test_the_what_of_a_summary_in_sections_is_their_titles():
         "## Next Steps\n"
         "- Profile the renderer\n"
     )
-    summary.take(Message("assistant", text), [])
-    assert summary.what == (
+    assert what_of(text) == (
         "Documentation Accuracy Update; Buffer Pooling Implementation; Raw ANSI Passthrough Mode"
     )
 
