@@ -1510,7 +1510,12 @@ def test_the_work_at_hand_is_no_preference_and_a_word_within_another_no_cue(said
 
 @pytest.mark.parametrize(
     "line",
-    ["Fix options (in order of preference):", "Opções de correção:", "Mögliche Alternativen:"],
+    [
+        "Fix options (in order of preference):",
+        "Fix options (in order of preference)\n",  # a title line, then its list
+        "Opções de correção:",
+        "Mögliche Alternativen:",
+    ],
 )
 def test_the_list_a_line_of_options_introduces_decides_nothing(line):
     text = (
