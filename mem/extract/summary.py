@@ -53,7 +53,7 @@ SUMMARY_LINE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 SUMMARY_HEADING = re.compile(
-    r"^(?:summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"
+    r"^(?:(?:session|final|executive|overall)\s+summary|summary|resumo|总结|changes\s+made|what\s+(?:i|was)\s+(?:did|done|changed)"
     r"|(?:here's\s+)?(?:a\s+)?summary\s+of\s+(?:what|the\s+changes)"
     r"|here's\s+what\s+(?:i|was)\s+(?:did|done|changed|updated)"
     r"|tl;?\s?dr|quick\s+context(?:\s+recovery)?|key\s+(?:takeaways|points)"
@@ -367,7 +367,9 @@ def summed_up(text: str) -> str:
             if unit.indent <= level:
                 break  # the summary's section ends
             title = SECTION_NUMBER.sub("", body_of(unit).strip("#: ")).strip()
-            if title and not compiled().checked.match(title):
+            if SUMMARY_HEADING.match(title):
+                level, parts = unit.indent, []  # "Work Completed" within "Session Summary"
+            elif title and not compiled().checked.match(title):
                 parts.append(title)
             continue
         # An item's opening bold goes as a pair ("**Updated `plan.md`** with:"), not one end.
@@ -380,6 +382,11 @@ def summed_up(text: str) -> str:
                 level = unit.indent if unit.kind == "heading" else 0
             continue
         if unit.kind != "bullet":
+            # "## Session Summary" over "This session implemented X and completed Y.": the
+            # summary's own first sentence says the work, before any list.
+            opening = under == -2 and not parts and not items and unit.kind == "sentence"
+            if opening and said_words(bare) >= STATEMENT_WORDS:
+                return cap(clean(body_of(unit)))
             if items and not parts:
                 break
             continue

@@ -1592,3 +1592,24 @@ def test_a_bold_question_the_report_answers_is_kept():
         "configured command, so the image's default CMD ran."
     )
     assert [category for category, _ in found] == ["lessons"]
+
+
+def test_a_summarys_opening_sentence_is_the_what_and_a_summary_within_a_summary_counts():
+    opening = (
+        "## Session Summary (UPDATED - End of Day)\n\n"
+        "This session implemented **prerequisite-aware frontier filtering** and completed all "
+        "pre-merge validation checks.\n\n"
+        "- Branch ready to merge\n"
+    )
+    assert what_of(opening) == (
+        "This session implemented **prerequisite-aware frontier filtering** and completed all "
+        "pre-merge validation checks."
+    )
+    nested = (
+        "# Session Summary - January 11, 2025\n"
+        "## TerminalBridge - *Headless yet Powerful*\n\n"
+        "## Work Completed in This Session\n\n"
+        "### 1. Buffer Pooling Implementation\n- Escape buffers use sync.Pool\n\n"
+        "### 2. Raw ANSI Passthrough Mode\n- Preserves original ANSI sequences\n"
+    )
+    assert what_of(nested) == "Buffer Pooling Implementation; Raw ANSI Passthrough Mode"
