@@ -64,6 +64,12 @@ SUMMARY_HEADING = re.compile(
     re.IGNORECASE,
 )
 SUMMED_ITEMS = 3
+# Where a document may hold its own summary: a heading that names one (looked for before the
+# summary is read, which costs a pass over the units).
+SUMMARY_TITLED = re.compile(
+    r"^#{1,6}[ \t]+(?:[\w-]+[ \t]+){0,2}(?:summary|work\s+(?:completed|done)|tl;?\s?dr)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 ROUTINE_COMMIT = re.compile(
     r"^(?:style|chore|docs?|ci|build|wip)\b(?:\([^)]*\))?!?:", re.IGNORECASE
 )
@@ -110,6 +116,9 @@ class SessionSummary:
     files: list[str] = field(default_factory=list)
     commits: list[str] = field(default_factory=list)
     pull_requests: list[str] = field(default_factory=list)  # the titles of those opened
+    # A document read in parts (a long notes file, no person in it): its summary, from the
+    # part that holds it, though the What reads the last part.
+    document_summary: str = ""
     unfinished: list[str] = field(default_factory=list)
     next_steps: list[str] = field(default_factory=list)
     input_tokens: int = 0
@@ -148,6 +157,14 @@ class SessionSummary:
             self.last_words = ""
         if message.role == "user" and message.text.strip():
             self.turn_work = 0
+        if (
+            message.role == "assistant"
+            and not self.first_prompt
+            and not self.document_summary
+            and self.last_words  # a part before this one: the document is read in parts
+            and SUMMARY_TITLED.search(self.last_words)
+        ):
+            self.document_summary = summed_up(self.last_words)
         if message.role in ("assistant", "result") and message.text.strip():
             found = SUMMARY_LINE.findall(message.text)
             if found:
@@ -247,6 +264,8 @@ class SessionSummary:
             summed = summed_up(text)
             if summed:
                 return summed
+        if self.document_summary:
+            return self.document_summary
         # The turn that changed most (files written, commits made) did the session's main work:
         # where a later turn changed less (a last tweak, a question), its report says it.
         most = self.main_turn(worked)

@@ -1613,3 +1613,21 @@ def test_a_summarys_opening_sentence_is_the_what_and_a_summary_within_a_summary_
         "### 2. Raw ANSI Passthrough Mode\n- Preserves original ANSI sequences\n"
     )
     assert what_of(nested) == "Buffer Pooling Implementation; Raw ANSI Passthrough Mode"
+
+
+def test_a_document_read_in_parts_keeps_the_summary_of_its_first_part_as_the_what():
+    first = (
+        "# Session Handoff Notes\n\n## Session Summary\n\n"
+        "This session implemented prerequisite-aware frontier filtering and completed the "
+        "pre-merge checks.\n"
+    )
+    last = "## Next Steps\n\n2. Weight normalization (bounds and normalization in adjust_focus)\n"
+    summary = SessionSummary()
+    for part in (first, last):
+        summary.take(Message("assistant", part), [])
+    assert summary.what.startswith("This session implemented prerequisite-aware frontier")
+    asked = SessionSummary()  # a session with a person in it: its last report says the work
+    asked.take(Message("user", "continue"), [])
+    for part in (first, "Renamed `adjust_focus` to `rebalance` across the planner."):
+        asked.take(Message("assistant", part), [])
+    assert asked.what == "Renamed `adjust_focus` to `rebalance` across the planner."
