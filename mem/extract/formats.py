@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from mem.extract.checks import check_commands
 from mem.extract.choices import ASKING_TOOLS, answers_in, chosen
 from mem.extract.commit_message import GIT_COMMIT, commit_body, commit_subject
-from mem.extract.posted import posted_text, pull_request_title
+from mem.extract.posted import posted
 from mem.text import fence_mark
 
 FORMATS = (
@@ -798,7 +798,7 @@ def succeeded_call(command: str, session: str = "") -> Iterator[Message]:
 def post_of(command: str, session: str = "") -> Message | None:
     """What a shell call posts for other people (`posted`), with the title of the pull
     request it opens; None for a call that posts nothing."""
-    text, title = posted_text(command), pull_request_title(command)
+    text, title = posted(command)
     return Message("posted", text, session=session, title=title) if text or title else None
 
 

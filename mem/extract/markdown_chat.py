@@ -11,8 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from mem.extract.checks import check_commands
-from mem.extract.formats import Message, commits_in, committed, post_of, without_recall
+from mem.extract.formats import (
+    Message,
+    commits_in,
+    committed,
+    succeeded_call,
+    without_recall,
+)
 
 ROLE = re.compile(r"^_\*\*(?P<who>User|Assistant|Agent)\b[^*]*\*\*_\s*$")
 TOOL_TAG_OPEN = re.compile(r"^\s*<tool-use\b")
@@ -74,11 +79,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         block = COMMAND_BLOCK.search(text) if TERMINAL_TOOLS.search(name) else None
         command = block["command"].strip() if block else ""
         yield from committed(commits, command)  # what its message says, where the call shows it
-        checks = check_commands(command) if command else ()
-        if checks:
-            yield Message("assistant", checks=checks)
-        if command and (post := post_of(command)):
-            yield post
+        if command:
+            yield from succeeded_call(command)  # the checks it ran, what it posted
 
     for line in without_recall(lines):
         stripped = line.strip()

@@ -33,12 +33,15 @@ TEXT_FLAGS = {
 }
 RELEASE_FLAGS = frozenset({"--notes", "-n"})
 TITLE_FLAGS = frozenset({"--title", "-t"})
-# A here-document given as the text: `--body "$(cat <<'EOF'`, `--body-file - <<'EOF'`; its
-# lines up to the line that is the delimiter alone.
+# A here-document's lines, from its opener to the line that is its delimiter alone (what may
+# follow that line is for each use to say).
+HEREDOC_LINES = r"<<-?[ \t]*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*"
+# A here-document given as the text: `--body "$(cat <<'EOF'`, `--body-file - <<'EOF'`.
 HEREDOC = re.compile(
     r"(?<![\w-])(?:(?:--body|-b|--notes|-n|--comment|-c|--description|-d|--message|-m)"
     r"[ \t=]+\"?\$\([ \t]*cat[ \t]*|(?:--body-file|--notes-file|-F)[ \t=]+-[ \t]*)"
-    r"<<-?[ \t]*(['\"]?)(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|\)|$)",
+    + HEREDOC_LINES
+    + r"(?=\n|\)|$)",
     re.DOTALL,
 )
 VARIABLE = re.compile(r"^\$\{?(?P<name>\w+)\}?$")  # `$BODY`, `${BODY}`, PowerShell's `$c`
@@ -164,15 +167,12 @@ def posts(command: str) -> Iterator[Post]:
             yield Post(text, " ".join(title.split()))
 
 
-def posted_text(command: str) -> str:
-    """All the command posts, one text after another."""
-    return "\n\n".join(post.text for post in posts(command) if post.text)
-
-
-def pull_request_title(command: str) -> str:
-    """The title of the pull request (a merge request) a command opens; "" for another
-    command, or one whose title git takes from the commits (`--fill`)."""
-    return next((post.title for post in posts(command) if post.title), "")
+def posted(command: str) -> tuple[str, str]:
+    """All a command posts, one text after another, and the title of the first pull request
+    it opens: `posts` read once."""
+    found = list(posts(command))
+    text = "\n\n".join(post.text for post in found if post.text)
+    return text, next((post.title for post in found if post.title), "")
 
 
 def option_value(words: str, flags: frozenset[str]) -> str:
@@ -214,14 +214,8 @@ def assigned(script: str, name: str) -> str:
     name = re.escape(name)
     start = r"(?:^|(?<=[;&|]))[ \t]*(?:export[ \t]+)?"
     forms = (
-        (
-            rf"{start}{name}=\"?\$\([ \t]*cat[ \t]*<<-?[ \t]*(['\"]?)(?P<end>\w+)\1[^\n]*\n"
-            r"(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|\)|$)"
-        ),
-        (
-            rf"{start}read[ \t]+(?:-\w+[ \t]+(?:''[ \t]+)?)*{name}[ \t]*<<-?[ \t]*(['\"]?)"
-            r"(?P<end>\w+)\1[^\n]*\n(?P<text>.*?)\n[ \t]*(?P=end)[ \t]*(?=\n|$)"
-        ),
+        rf"{start}{name}=\"?\$\([ \t]*cat[ \t]*{HEREDOC_LINES}(?=\n|\)|$)",
+        rf"{start}read[ \t]+(?:-\w+[ \t]+(?:''[ \t]+)?)*{name}[ \t]*{HEREDOC_LINES}(?=\n|$)",
         rf"(?i:{start}\${name})[ \t]*=[ \t]*@(?P<q>['\"])[ \t]*\n(?P<text>.*?)\n(?P=q)@",
         rf"(?i:{start}\${name})[ \t]*=[ \t]*(?P<q>['\"])(?P<text>.*?)(?<!`)(?P=q)",
         rf"{start}{name}=(?P<q>['\"])(?P<text>.*?)(?<!\\)(?P=q)",

@@ -405,7 +405,7 @@ def summed_up(text: str) -> str:
             # summary's own first sentence says the work, before any list.
             opening = under == -2 and not parts and not items and unit.kind == "sentence"
             if opening and said_words(bare) >= STATEMENT_WORDS:
-                return cap(clean(body_of(unit)))
+                return cap(body_of(unit))  # (`body_of` cleans it)
             if items and not parts:
                 break
             continue

@@ -11,7 +11,7 @@ from extract.claude_sessions import bash_session
 from mem.extract import formats
 from mem.extract.capture import Capture
 from mem.extract.formats import Message
-from mem.extract.posted import posted_text, pull_request_title
+from mem.extract.posted import posted
 from mem.extract.summary import SessionSummary
 
 PR_HEREDOC = (
@@ -152,11 +152,11 @@ PR_HEREDOC = (
     ],
 )
 def test_the_text_a_command_posts_is_read_from_it(command, text):
-    assert posted_text(command) == text
+    assert posted(command)[0] == text
 
 
 def test_a_pull_requests_heredoc_body_keeps_its_text_without_the_tools_trailer():
-    body = posted_text(PR_HEREDOC)
+    body = posted(PR_HEREDOC)[0]
     assert body.startswith("## Root cause")
     assert "Generated with" not in body
     assert body.endswith("- [ ] Breaking change (fix causing existing functionality to break)")
@@ -300,7 +300,7 @@ def test_a_gemini_session_gives_what_its_shell_calls_that_succeeded_posted():
     ],
 )
 def test_the_title_of_a_pull_request_a_command_opens_is_read(command, title):
-    assert pull_request_title(command) == title
+    assert posted(command)[1] == title
 
 
 def test_the_what_of_a_session_that_opened_a_pull_request_is_its_title():
