@@ -22,7 +22,8 @@ COMMIT_WHY = "a commit subject the agent wrote"
 CHECKS_WHY = "the commands the session ran to test, lint or build, and that succeeded"
 MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
 DECIDED = ("decision cue", "label")  # the whys of a decision a rule's words state
-PROSE_SIGNALS = frozenset({"cause", "choice"})  # what prose on the way keeps by meaning alone
+# What prose on the way keeps by meaning alone: causes, choices, failures known to be older.
+PROSE_SIGNALS = frozenset({"cause", "choice", "known"})
 # Commits that decide nothing: merges, work in progress, and what only formats or lints
 # ("style: Format code with linter", "Run prettier"): no behaviour changed.
 ROUTINE_SUBJECT = re.compile(
@@ -289,7 +290,7 @@ def thought_kept(candidate: Candidate) -> bool:
     not a bare plan ("I'll use a throwaway key"), nor one filed by its heading or by a change
     it mentions in passing."""
     if candidate.category == "lessons":
-        return patterns.names_cause(candidate.text)
+        return patterns.names_cause(candidate.text) or candidate.why.startswith("known signal")
     return (
         candidate.category == "decisions"
         and candidate.why.startswith(DECIDED)

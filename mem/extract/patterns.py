@@ -269,6 +269,8 @@ UNDER_WAY = re.compile(
     r"[;,—–]\s*(?:and\s+)?(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+)?\w+ing\b", re.IGNORECASE
 )
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
+# What goes wrong besides a failure signal: a known failure is often a warning or a timeout.
+TROUBLE = re.compile(r"\b(?:warnings?|timeouts?|timing\s+out|lint|reformat\w*)\b", re.IGNORECASE)
 UNRELATED = re.compile(r"\bunrelated\b|\bnot\s+(?:part\s+of|ours)\b", re.IGNORECASE)
 FACT_ANCHOR = re.compile(
     r"`[^`]+`|\w/\w|\b\w+\.[a-z]{1,5}\b|https?://|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*"
@@ -1136,7 +1138,7 @@ def meaning(
     do and a failure the problem it is to solve, not what was found; its rules ("must",
     "never") and the causes and choices it states are what to keep."""
     probe = straight(body[:RULE_WINDOW])
-    if UNRELATED.search(probe):
+    if UNRELATED.search(probe) and not is_known_failure(probe, cues):
         return None  # "Unrelated files remain uncommitted": not this work's
     if (
         person
@@ -1218,7 +1220,21 @@ def holds(slot: str, probe: str) -> bool:
         return not ACTION_START.match(probe) and len(probe.split()) >= FAILURE_WORDS
     if slot == "open":
         return not ACTION_START.match(probe)  # "Expanded the TODO checklist": done, not open
+    if slot == "known":
+        return bool(TROUBLE.search(probe)) or any(  # "pre-existing" alone may be any change
+            pattern.search(probe) for pattern, slot, _, _ in compiled().meaning if slot == "failure"
+        )
     return True
+
+
+def is_known_failure(probe: str, cues: Compiled) -> bool:
+    """Whether a statement says a failure was there before the session's work ("the
+    `TestPushToOrigin` failure reproduces on `main` too"): worth knowing, not worth chasing."""
+    words = uncoded(probe)
+    return any(
+        slot == "known" and pattern.search(words) and holds(slot, probe)
+        for pattern, slot, _, _ in cues.meaning
+    )
 
 
 def names_something(probe: str) -> bool:

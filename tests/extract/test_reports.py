@@ -1631,3 +1631,36 @@ def test_a_document_read_in_parts_keeps_the_summary_of_its_first_part_as_the_wha
     for part in (first, "Renamed `adjust_focus` to `rebalance` across the planner."):
         asked.take(Message("assistant", part), [])
     assert asked.what == "Renamed `adjust_focus` to `rebalance` across the planner."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The tree-sitter warning is from the existing dependency build, not the new code.",
+        "One pre-existing `TestPushToOrigin` network failure reproduces on `main` too.",
+        "The timeout failures in the plugin tests are not caused by this PR's rename.",
+        "O teste de integração já falhava antes, não foi causado pela minha alteração.",
+        "Der Fehler im Linter ist vorbestehend und tritt auch auf main auf.",
+        "这个测试失败与本次修改无关，之前就存在。",
+        "このテストの失敗は今回の変更とは無関係で、既存の問題です。",
+    ],
+)
+def test_a_failure_that_was_there_before_the_work_is_a_lesson_in_any_language(said):
+    """Said on the way or in the report, a failure the agent found older than its work tells
+    the next session not to chase it."""
+    steps = [Message("assistant", said), Message("assistant", "Running the suite again.")]
+    assert [(c.category, c.text) for c in session(Capture(), steps)] == [("lessons", said)]
+    assert report(said) == [("lessons", said)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Unrelated files remain uncommitted in the working tree.",  # state, nothing went wrong
+        "The pre-existing helpers in `utils.py` were moved into `paths.py`.",  # a change made
+        "I read the config from the existing setup before writing the new one.",
+    ],
+)
+def test_older_work_that_says_nothing_went_wrong_is_no_known_failure(said):
+    steps = [Message("assistant", said), Message("assistant", "Running the suite again.")]
+    assert not [c for c in session(Capture(), steps) if c.category == "lessons"]

@@ -50,6 +50,9 @@ SECTION_SLOTS: tuple[tuple[str, str, str], ...] = (
 # statement is meant to be kept and the question is only which category it belongs to. The
 # first slot that matches files it; a statement that matches none is a fact.
 MEANING_SLOTS: tuple[tuple[str, str, str], ...] = (
+    # A failure that was there before the session's work ("reproduces on `main` too",
+    # "pre-existing", "not caused by this PR"): the next session should not chase it.
+    ("known", "lessons", "lesson"),
     ("open", "tasks", "task"),  # left to do: "not yet", "still needs", "uncommitted"
     ("cause", "lessons", "lesson"),  # cause and effect: "because", "so X hit", "due to"
     ("failure", "lessons", "lesson"),  # something wrong: "broke", "missing", "doesn't"

@@ -79,6 +79,14 @@ CUES = Cues(
     diagnosis=(r"\b(?:weil|fehlt|existiert\s+nicht|nicht\s+unterstützt)\b",),
     task_labels=(r"todo", r"offen"),
     meaning={
+        "known": (
+            (
+                r"\b(?:bereits\s+(?:vorher|vorhanden\w*|bestehend\w*)|vorbestehend\w*"
+                r"|(?:auch|ebenfalls)\s+(?:auf|in)\s+(?:`x+`|main|master)"
+                r"|nicht\s+(?:durch|von)\s+(?:meine|diese|unsere)\w*\s+(?:\w+\s+)?(?:Änderung|PR|Commit)"
+                r"|unabhängig\s+von\s+(?:meiner|dieser|unserer)\s+Änderung)"
+            ),
+        ),
         "open": (
             (
                 r"\b(?:noch\s+(?:nicht|offen|zu)|offen|ausstehend|sollte\w*|muss\s+noch|fehlt\s+noch"

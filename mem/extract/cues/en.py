@@ -503,6 +503,21 @@ CUES = Cues(
     ),
     task_labels=(r"TODO", r"FIXME", r"follow[- ]up", r"next\s+steps?", r"next", r"pending"),
     meaning={
+        "known": (
+            (
+                r"\bpre-?existing\b|\balready\s+(?:failing|failed|broken|red)\b"
+                r"|\b(?:reproduces?|fails?|failing|happens?|occurs?|exists?|broken|flaky|red)\s+(?:on|in)"
+                r"\s+(?:`x+`|main|master|trunk)\b"
+            ),
+            (  # "not caused by this PR", "unrelated to my change"
+                r"\b(?:not|isn't|aren't|wasn't|weren't|nothing)\s+(?:caused\s+by|related\s+to|due\s+to"
+                r"|from|introduced\s+by|to\s+do\s+with)|\bunrelated\s+to"
+            )
+            + r"\s+(?:my|this|the|our|these|any\s+of\s+(?:my|the|these|our))\s+(?:\w+\s+)?(?:changes?"
+            r"|PR|pull\s+request|commits?|work|fix|edits?|(?:new\s+)?code|diff|branch)\b",
+            # "the warning is from the existing dependency build"
+            r"\bfrom\s+the\s+existing\s+(?:\w+\s+)?(?:build|code|dependenc\w+|setup|config\w*|tests?)\b",
+        ),
         "open": (
             (
                 r"\b(?:todo|follow[- ]ups?|next\s+steps?|not\s+yet|yet\s+to\s+be|still\s+(?:needs?"

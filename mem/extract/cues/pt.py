@@ -219,6 +219,14 @@ CUES = Cues(
     ),
     task_labels=(r"pendente", r"a\s+fazer", r"pr[oó]ximo\s+passo", r"falta(?:m)?"),
     meaning={
+        "known": (
+            (
+                r"\bpr[eé]-?existente|\bj[aá]\s+(?:falhava|existia|estava\s+quebrad)"
+                r"|\btamb[eé]m\s+(?:falha|ocorre|acontece)\s+(?:na|no)\s+(?:`x+`|main|master)\b"
+                r"|\bn[aã]o\s+(?:foi\s+|[eé]\s+)?(?:causad|relacionad)\w*\s+(?:pel[ao]s?|com|a|ao)"
+                r"\s+(?:minhas?|nossas?|est[ea]s?|ess[ea]s?)\s+(?:\w+\s+)?(?:mudan[cç]|altera[cç]|PR\b|commit)"
+            ),
+        ),
         "open": (
             (
                 r"\b(?:pendente|ainda\s+(?:n[aã]o|falta|precisa)|falta(?:m)?\s+|a\s+fazer"
