@@ -120,6 +120,7 @@ CAPS_HEADING = re.compile(
 SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]?\s")
 LEAF_LEVEL = 9  # a heading drawn in bold, capitals or alone: below any `#` or numbered one
 HEADING_WORDS = 6  # a line standing alone this short, with no sentence end, heads what follows
+HEADING_CHARS = 80  # a heading is short, as a reader weighs it (`size`)
 TABLE_ROW = re.compile(r"^\|.*\|$")
 TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*\|$")
 # A test run's status is no memory: "All 18 tests passing", "72 tests pass with `pytest`".
@@ -406,6 +407,7 @@ def is_heading_line(line: str, alone: bool) -> bool:
     return (
         alone
         and 0 < len(words) <= HEADING_WORDS
+        and size(line) <= HEADING_CHARS  # a CJK sentence is a few "words" for all its length
         and line[:1].isupper()
         and not line.endswith((".", "!", "?", ";", ",", "。", ")"))
         and ":" not in line
@@ -1661,8 +1663,12 @@ def from_person(text: str) -> Iterator[Candidate]:
     if is_document(text):
         yield from extract(text, report=True, person=True)
         return
-    for unit in prose_units(text):
-        if unit.kind in ("heading", "title"):
+    units = list(prose_units(text))
+    for number, unit in enumerate(units):
+        # People type without full stops: their last line heads nothing ("I prefer small
+        # commits"), though a short line alone reads as a heading elsewhere.
+        last = number == len(units) - 1 and unit.indent == LEAF_LEVEL
+        if unit.kind in ("heading", "title") and not last:
             continue
         body = body_of(unit)
         if size(body) < MIN_CHARS or body.endswith(("?", "？")):
@@ -1682,8 +1688,11 @@ def from_person(text: str) -> Iterator[Candidate]:
                 cap(capitalised(rule)),
                 why="how the person wants it",
             )
-        elif cues.user_preference.search(body) or (
-            cues.obligation.search(probe) and not PERCEIVING.search(probe)
-        ):
+        elif (
+            cues.user_preference.search(body)
+            or (cues.obligation.search(probe) and not PERCEIVING.search(probe))
+        ) and not cues.hedge.search(probe):
+            # Said with a doubt, it reports what the person sees ("…と表示されるので正しく
+            # 設定されていないようです": it seems not set up), not how things are to be done.
             # The person's own rule ("don't push to main"; not "I don't think that's it").
             yield Candidate("facts", "preference", cap(body), why="a rule of the person's")

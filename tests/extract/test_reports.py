@@ -442,10 +442,37 @@ def test_how_the_person_wants_it_done_is_kept_from_the_request_around_it():
         "the full schema should not be updated ever",
         "不是让你改测试，是让你修代码",
         "Não quero notebook.",
+        # typed as people type, without a full stop: the line heads nothing
+        "I prefer small commits",
+        "stop adding comments to every line",
+        "avoid adding new dependencies",
+        "only use the stdlib for this",
+        "it's fine to break the internal API",
+        "going forward use conventional commits",
+        "from now on, write the changelog in English",
+        "that's wrong, the config lives in ~/.config/app not in the repo",
+        "keine neuen Abhängigkeiten hinzufügen",
     ],
 )
 def test_a_persons_short_rule_is_kept_in_any_language(rule):
     assert [(c.category, c.text) for c in patterns.from_person(rule)] == [("facts", rule)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Fix the login bug",
+        "Now deploy it",
+        "Overview",
+        # what a page displayed, quoted, and a doubt: a report of what the person sees
+        (
+            "GA4 タグは検出されませんでした。 もう一度試すか、後で設定してください。と表示されるので"
+            "正しく設定されていないようです"
+        ),
+    ],
+)
+def test_a_persons_request_or_report_of_what_they_see_is_no_rule(said):
+    assert list(patterns.from_person(said)) == []
 
 
 def test_a_task_the_agent_reports_done_later_is_taken_back():

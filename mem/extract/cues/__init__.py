@@ -335,7 +335,9 @@ def compiled() -> Compiled:
         + r"\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])\s+(?=[a-zà-ý])"
     )
     if ends:
-        sentence_end += rf"|(?<=[{re.escape(ends)}])\s*(?=\S)"
+        # "…してください。と表示される": a full stop before the quoting particle ends a quote,
+        # not the sentence.
+        sentence_end += rf"|(?<=[{re.escape(ends)}])\s*(?=\S)(?!と)"
     return Compiled(
         rules=slots("rules", RULE_SLOTS),
         lead_ins=slots("lead_ins", LEAD_IN_SLOTS),

@@ -116,7 +116,11 @@ CUES = Cues(
             ),
         ),
     },
-    obligation=(r"\b(?:nie(?:mals)?|immer|muss|müssen|darf\s+nicht|nicht\s+(?:mehr|verwenden))\b",),
+    obligation=(
+        r"\b(?:nie(?:mals)?|immer|muss|müssen|darf\s+nicht|nicht\s+(?:mehr|verwenden))\b",
+        # "Keine neuen Abhängigkeiten hinzufügen", "Nicht auf main pushen": do not
+        r"^(?:bitte\s+)?(?:keine?[nmrs]?|nicht)\s+(?:\S+\s+){0,5}\w+(?:en|ern|eln)[.!]?$",
+    ),
     offer=(r"^(?:soll\s+ich|möchtest\s+du|willst\s+du|wenn\s+du\s+(?:willst|möchtest))\b",),
     to_reader=(r"\b(?:du|dein\w*|bitte)\b",),
     hedge=(r"\b(?:vielleicht|wahrscheinlich|möglicherweise|eventuell|könnte\w*)\b",),

@@ -473,6 +473,12 @@ CUES = Cues(
         r"\bthat's\s+how\b|\bthe\s+rest\s+of\s+the\s+(?:app|code|codebase)\b",
         r"\bi\s+(?:hate|love|dislike|can't\s+stand)\b",
         r"\bremember\s+to\b|\bdon't\s+ever\b|^no,\s+(?:use|do|don't|keep)\b",
+        # "stop adding comments", "avoid new dependencies", "only use the stdlib"
+        r"^(?:please\s+)?(?:stop\s+\w+ing|avoid\s+\w+|only\s+(?:use|run|touch|change|edit))\b",
+        r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|acceptable)\s+to\b|\bbe\s+careful\b",
+        r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on|in\s+the\s+future)\b",
+        # "that's wrong, the config lives in ~/.config/app": a correction says how it is
+        r"^(?:no,\s+)?(?:that's|that\s+is|this\s+is)\s+(?:wrong|not\s+right|incorrect)\b",
     ),
     user_fact=(
         r"\b(?:only|just)\s+(?:appears?|happens?|occurs?|fails?|breaks?|shows?\s+up)\b",
