@@ -69,6 +69,11 @@ def test_a_report_keeps_statements_no_cue_word_names_filed_by_what_they_mean():
         "This looks solid and complete to me overall.",
         "SUMMARY: Moved the session store to Redis for the cluster.",
         "Soll ich mit den Korrekturen beginnen?",
+        # a step said with its sequencing word first is still a step
+        "Now let me add a procedure to get the next entry number and use it.",
+        "Next, I'll update the setup page to show the correct API URLs.",
+        # what handles failures names none
+        "Provides comprehensive error handling and progress tracking for every call.",
     ],
 )
 def test_a_report_leaves_out_offers_guesses_steps_for_the_reader_status_and_chatter(sentence):
@@ -1691,3 +1696,11 @@ def test_a_failure_that_was_there_before_the_work_is_a_lesson_in_any_language(sa
 def test_older_work_that_says_nothing_went_wrong_is_no_known_failure(said):
     steps = [Message("assistant", said), Message("assistant", "Running the suite again.")]
     assert not [c for c in session(Capture(), steps) if c.category == "lessons"]
+
+
+def test_a_failure_word_of_one_language_is_not_read_into_another():
+    """Portuguese "erro" is no stem of English "error handling"; English "errored" fails."""
+    assert report("Falhou com um erro de permissão no diretório `dist/` do build.") != []
+    assert [c for c, _ in report("The nightly sync errored on the second page of `entries`.")] == [
+        "lessons"
+    ]

@@ -367,9 +367,10 @@ CUES = Cues(
     ),
     narration=(
         (
-            r"^(?:let me|let's|i'll|i will|i'm going to|i am going to|now i|next,? i|first,? i"
-            r"|i need to|i should|i can|i'm|i am|okay|ok|great|perfect|done|sure|excellent"
-            r"|good|now let's)\b"
+            # "Now let me add…", "Next, I'll…": a step's word before it changes nothing
+            r"^(?:(?:now|next|then|first|also|finally|so|and)[,.]?\s+){0,2}(?:let me|let's|i'll"
+            r"|i will|i'm going to|i am going to|i need to|i should|i can|i'm|i am)\b"
+            r"|^(?:now i|okay|ok|great|perfect|done|sure|excellent|good)\b"
         ),
         (
             r"\bdecided\s+to\s+(?:look|check|start|read|run|try|first|explore|investigate|open|see"
@@ -542,7 +543,10 @@ CUES = Cues(
         ),
         "failure": (
             (
-                r"\b(?:fail(?:s|ed|ing|ure)?|broke|broken|breaks|crash\w*|errors?|bugs?|wrong|incorrect"
+                # not "error handling", "error messages": what handles a failure names none
+                r"\b(?:fail(?:s|ed|ing|ure)?|broke|broken|breaks|crash\w*|errors?(?!\s+(?:handling"
+                r"|handlers?|logging|reporting|boundar\w+|recovery|tracking))|errored|erroring"
+                r"|erroneous\w*|bugs?|wrong|incorrect"
                 r"|missing|race\s+condition|regression|overwrit\w*|los(?:es|ing|t)|stale|conflicts?"
                 r"|problem|issue|gotcha|tricky|flaky|never|not\s+(?:being|found|recognized|set|called"
                 r"|loaded|attached|ignored|supported|allowed)|doesn't|does\s+not|didn't|did\s+not"

@@ -241,7 +241,7 @@ CUES = Cues(
         ),
         "failure": (
             (
-                r"\b(?:falh\w+|erro\w*|bug|quebr\w+|errad\w+|faltando|problema|n[aã]o\s+funciona"
+                r"\b(?:falh\w+|erros?\b|bug|quebr\w+|errad\w+|faltando|problema|n[aã]o\s+funciona"
                 r"|timeout|lent\w+|conflit\w+|obsolet\w+)"
             ),
         ),
