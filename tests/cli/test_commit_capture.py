@@ -134,6 +134,8 @@ MORE_FLOOR = {
     "c": {"kept": 0.43, "noise": 1},
     "d": {"kept": 0.58, "noise": 0},
     "e": {"kept": 0.77, "noise": 2},
+    "f": {"kept": 0.59, "noise": 0},
+    "g": {"kept": 0.54, "noise": 0},
 }
 
 
