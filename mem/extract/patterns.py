@@ -17,6 +17,7 @@ from mem.extract.cues import Compiled, compiled, lowered
 from mem.text import SENTENCE_END, cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
+MIN_RULE_CHARS = 10  # a person's rule, said with a rule's words, may be this short
 # Sentences `classify` reads with the patterns as compiled before it compiles them for lowercased
 # text (`lowered`): about what compiling them costs in the time they save.
 LOWERED_AFTER = 2000
@@ -1034,7 +1035,7 @@ def candidates(
             found = meaning(body, cues, listed=False, slots=signals)
             if found is not None and found.why.startswith("choice") and not REASON.search(body):
                 found = None  # on the way, a choice stands with its reason: "…to keep X"
-        if found is None and report and is_statement(body, cues):
+        if found is None and report and is_statement(body, cues, person):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
             if found is not None and found.kind == "fact" and unit.block != counted:
@@ -1099,14 +1100,15 @@ def is_question(text: str) -> bool:
     return text.endswith(("?", "？")) or bool(QUESTION_WORD.match(text))
 
 
-def is_statement(body: str, cues: Compiled) -> bool:
-    """Whether a report's sentence states something, rather than narrating, asking or offering."""
+def is_statement(body: str, cues: Compiled, person: bool = False) -> bool:
+    """Whether a report's sentence states something, rather than narrating, asking or offering.
+    In a `person`'s document, words to "you" are to the agent: how to work, not an offer."""
     long_enough = size(body) >= REPORT_MIN_CHARS
     return (
         long_enough
         and not is_narration(body, cues)
         and not cues.offer.search(body)
-        and not cues.to_reader.search(body)
+        and (person or not cues.to_reader.search(body))
         and not cues.hedge.search(body)
         and not cues.general.search(body)
         and not body.endswith((":", "：", "？"))
@@ -1671,10 +1673,15 @@ def from_person(text: str) -> Iterator[Candidate]:
         if unit.kind in ("heading", "title") and not last:
             continue
         body = body_of(unit)
-        if size(body) < MIN_CHARS or body.endswith(("?", "？")):
+        probe = straight(body)
+        # A rule is said in few characters in Chinese or Japanese: "别用 any 类型" (don't use
+        # `any`); an English one as short ("don't push") is more often for the moment.
+        ruled = size(body) > len(body) and (
+            cues.obligation.search(probe) or cues.user_preference.search(body)
+        )
+        if size(body) < (MIN_RULE_CHARS if ruled else MIN_CHARS) or body.endswith(("?", "？")):
             continue
         found = classify(body, cues)
-        probe = straight(body)
         if found is not None and found.category in ("facts", "tasks"):
             yield found
         elif cues.user_fact.search(body):
