@@ -1035,7 +1035,7 @@ def candidates(
             found = meaning(body, cues, listed=False, slots=signals)
             if found is not None and found.why.startswith("choice") and not REASON.search(body):
                 found = None  # on the way, a choice stands with its reason: "…to keep X"
-        if found is None and report and is_statement(body, cues, person):
+        if found is None and report and is_statement(body, cues):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
             if found is not None and found.kind == "fact" and unit.block != counted:
@@ -1100,15 +1100,14 @@ def is_question(text: str) -> bool:
     return text.endswith(("?", "？")) or bool(QUESTION_WORD.match(text))
 
 
-def is_statement(body: str, cues: Compiled, person: bool = False) -> bool:
-    """Whether a report's sentence states something, rather than narrating, asking or offering.
-    In a `person`'s document, words to "you" are to the agent: how to work, not an offer."""
+def is_statement(body: str, cues: Compiled) -> bool:
+    """Whether a report's sentence states something, rather than narrating, asking or offering."""
     long_enough = size(body) >= REPORT_MIN_CHARS
     return (
         long_enough
         and not is_narration(body, cues)
         and not cues.offer.search(body)
-        and (person or not cues.to_reader.search(body))
+        and not cues.to_reader.search(body)
         and not cues.hedge.search(body)
         and not cues.general.search(body)
         and not body.endswith((":", "：", "？"))

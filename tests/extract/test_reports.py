@@ -458,8 +458,6 @@ def test_how_the_person_wants_it_done_is_kept_from_the_request_around_it():
         "that's wrong, the config lives in ~/.config/app not in the repo",
         "keine neuen Abhängigkeiten hinzufügen",
         "别用 any 类型",  # short, as Chinese rules are
-        "If you ask a question provide 2-3 options",
-        "When you change the schema, bump the version.",
     ],
 )
 def test_a_persons_short_rule_is_kept_in_any_language(rule):
@@ -471,6 +469,7 @@ def test_a_persons_short_rule_is_kept_in_any_language(rule):
     [
         "Fix the login bug",
         "Now deploy it",
+        "When you're done, commit and push the branch",  # for this once
         "Overview",
         # what a page displayed, quoted, and a doubt: a report of what the person sees
         (
@@ -1707,17 +1706,3 @@ def test_a_failure_word_of_one_language_is_not_read_into_another():
     assert [c for c, _ in report("The nightly sync errored on the second page of `entries`.")] == [
         "lessons"
     ]
-
-
-def test_how_the_person_wants_the_agent_to_work_is_kept_from_their_long_request():
-    """In a document the person gave, words to "you" are to the agent: how it is to work."""
-    request = (
-        "We need to import the ledger entries from the accounting API into a landing table, "
-        "then move them to journal lines where they can be posted. Entries share a voucher "
-        "number across posting dates, so group them by both.\n\n"
-        * 3
-        + "If you ask a question provide 2-3 options and recommend one.\n"
-    )
-    assert ("facts", "If you ask a question provide 2-3 options and recommend one.") in (
-        from_person(request)
-    )

@@ -579,14 +579,6 @@ CUES = Cues(
             r"\b(?:must|must\s+not|mustn't|never|always|should\s+not|shouldn't|should\s+never"
             r"|don't|dont|do\s+not|shouldnt|no\s+more|not\s+allowed|only\s+ever)\b"
         ),
-        # How the person wants the agent to work, said as a condition and what to do then:
-        # "If you ask a question provide 2-3 options", "When you add an endpoint, document it"
-        (
-            r"^(?:if|when|whenever|before|after|each\s+time)\s+you\s+[^.!?]{3,80}?,?\s+(?:please\s+)?"
-            r"(?:always\s+)?(?:provide|give|use|ask|include|add|write|keep|run|make|explain|show"
-            r"|list|check|tell|mention|update|bump|document|create|put|follow|stop|wait|confirm"
-            r"|recommend|offer|suggest)\b"
-        ),
     ),
     offer=(
         (
