@@ -1265,6 +1265,19 @@ def test_what_a_statement_stresses_stays_as_written_and_a_bold_label_is_read_as_
         ("我们通过在启动前清空本地缓存修复了这个崩溃问题。", "decisions"),
         ("設定ファイルを先に読み込むことで修正しました。", "decisions"),
         ("テストボットは同意ボタンを押さないので、ヒットがゼロになります。", "lessons"),
+        # what would happen otherwise
+        (
+            (
+                "Manual `Publish` needs a separate ref input, otherwise dispatching it on an old tag"
+                " would use the old workflow file."
+            ),
+            "lessons",
+        ),
+        ("关键在于更新适配器持有的数据源，否则下一次点击依然读到旧对象。", "lessons"),
+        (
+            "Der Cache muss vor dem Start geleert werden, sonst lädt der Server alte Daten.",
+            "lessons",
+        ),
     ],
 )
 def test_a_fix_said_by_what_it_did_and_a_cause_are_read_in_every_language(said, category):
@@ -1706,3 +1719,8 @@ def test_a_failure_word_of_one_language_is_not_read_into_another():
     assert [c for c, _ in report("The nightly sync errored on the second page of `entries`.")] == [
         "lessons"
     ]
+
+
+def test_what_to_do_in_the_other_case_is_no_cause():
+    said = "It writes a complete AGENTS.md when the file is missing, otherwise appending the notes."
+    assert list(patterns.extract(said, signals=frozenset({"cause"}))) == []

@@ -540,6 +540,12 @@ CUES = Cues(
                 r"|result(?:s|ed)?\s+in|leads?\s+to|led\s+to|which\s+(?:means|meant|made|makes|broke"
                 r"|caused)|so\s+(?:the|it|that|any|every|a|an|this|its|nothing)\b|root\s+cause)\b"
             ),
+            # "needs a separate ref input, otherwise dispatching it would use the old file": what
+            # would happen; not "…when missing, otherwise append": what to do in the other case
+            (
+                r"(?:[,;:—–]|\s-)\s*otherwise\b[^.;]{0,80}?\b(?:would|will|might|could|can't"
+                r"|cannot|won't|fails?|breaks?)\b"
+            ),
         ),
         "failure": (
             (

@@ -238,6 +238,7 @@ CUES = Cues(
                 r"\b(?:porque|pois|devido\s+a|por\s+causa|causad\w+|causa(?:va|ndo)?|result(?:ou|a)"
                 r"\s+em)"
             ),
+            r"[,;:—–]\s*(?:sen[aã]o|caso\s+contr[aá]rio)\b",
         ),
         "failure": (
             (
