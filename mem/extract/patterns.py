@@ -181,6 +181,16 @@ FINDING_LEAD = re.compile(
     r"(?=\S)",
     re.IGNORECASE,
 )
+# "Found it — the job never ran Alembic…", "Found the problem: …", "I found one more gap: …":
+# the paragraph this opens tells what was found.
+FOUND_IT = re.compile(
+    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:also\s+)?(?:found|identified|spotted|located|tracked\s+down)"
+    r"\s+(?:it|the\s+(?:\w+\s+){0,2}(?:bug|issue|problem|cause|culprit|gap|regression)"
+    r"|(?:a|an|one|another|one\s+more)\s+(?:\w+\s+){0,2}(?:bug|issue|problem|gap|regression|race"
+    r"|leak|mismatch))\s*(?:[:—–]|\s-\s|!)\s*",
+    re.IGNORECASE,
+)
+FINDING_SENTENCES = 3  # what a paragraph opened by "Found it —" tells, at most
 # Of those, the words that say something was found out: what follows them is a lesson.
 FOUND_OUT = re.compile(
     r"\b(?:reali[sz]ed?|noticed|found|discovered|learned|learnt)\b", re.IGNORECASE
@@ -860,7 +870,11 @@ def candidates(
     # being the units of that block indented deeper (a line's list: the next block, any indent)
     option: tuple[int, int] | None = None
     step: tuple[int, int] | None = None  # (block, indent) of the list item last left to do
+    finding: tuple[int, list[str]] | None = None  # (block, sentences) a "Found it —" opened
     for unit in with_reasons(labelled_paragraphs(prose_units(text), cues), cues):
+        if finding is not None and (unit.block != finding[0] or unit.kind != "sentence"):
+            yield from found_it(finding[1])
+            finding = None
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
             if cues.option.search(bare):
@@ -941,6 +955,15 @@ def candidates(
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
         body = INTERJECTION.sub("", plain) if report else plain
         found_out = False  # "Discovered that X": X was found out
+        if finding is not None:
+            if len(finding[1]) < FINDING_SENTENCES and is_statement(body, cues):
+                finding[1].append(body)
+            continue
+        if (it := FOUND_IT.match(straight(body))) and unit.kind == "sentence":
+            rest = body[as_written(body, it.end()) :].lstrip()
+            rest = capitalised(re.sub(r"^(?:and|but|so)\s+", "", rest, flags=re.IGNORECASE))
+            finding = (unit.block, [rest] if rest and is_statement(rest, cues) else [])
+            continue
         if lead := FINDING_LEAD.match(straight(body)):
             found_out = bool(FOUND_OUT.match(lead["verb"]))
             body = capitalised(body[as_written(body, lead.end()) :].lstrip())
@@ -1055,6 +1078,15 @@ def candidates(
             yield under_heading(found, heading), None
         else:
             yield found, None
+    if finding is not None:
+        yield from found_it(finding[1])
+
+
+def found_it(sentences: list[str]) -> Iterator[tuple[Candidate, None]]:
+    """What a paragraph opened by "Found it —" tells, as one lesson, if it told something."""
+    told = " ".join(sentences)
+    if said_words(told) >= STATEMENT_MIN_WORDS:
+        yield Candidate("lessons", "lesson", cap(told), why="a finding"), None
 
 
 def is_reference(item: str) -> bool:

@@ -1724,3 +1724,33 @@ def test_a_failure_word_of_one_language_is_not_read_into_another():
 def test_what_to_do_in_the_other_case_is_no_cause():
     said = "It writes a complete AGENTS.md when the file is missing, otherwise appending the notes."
     assert list(patterns.extract(said, signals=frozenset({"cause"}))) == []
+
+
+def test_a_paragraph_opened_by_found_it_is_one_lesson_of_what_was_found():
+    said = (
+        "Found it — and the migration failure is misleading. The migrate job never ran "
+        "Alembic; it booted the image's default `uvicorn` CMD, which died on a missing "
+        "setting. Let me fix the command.\n\nI'll push once the tests pass."
+    )
+    steps = [Message("assistant", said), Message("assistant", "Running the tests.")]
+    assert [(c.category, c.text) for c in session(Capture(), steps)] == [
+        (
+            "lessons",
+            (
+                "The migration failure is misleading. The migrate job never ran Alembic; it booted "
+                "the image's default `uvicorn` CMD, which died on a missing setting."
+            ),
+        )
+    ]
+    assert report(
+        "I found one more gap: rerunning the publish job after a partial failure "
+        "would die on 'version already exists'."
+    ) == [
+        (
+            "lessons",
+            (
+                "Rerunning the publish job after a partial failure would die on 'version already "
+                "exists'."
+            ),
+        )
+    ]
