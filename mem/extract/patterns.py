@@ -26,6 +26,7 @@ ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; "
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
+STATEMENT_ROOM = 100  # what a statement joined with its reasons keeps at least, if they are long
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
 # A blank to fill: `[identified cause or best hypothesis…]`, `{{name}}`, `<your answer>`, a
@@ -792,7 +793,14 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
     def given() -> Unit:
         assert held is not None
         said = "; ".join(reason.rstrip(ITEM_ENDS) for reason in reasons)
-        return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {said}")
+        statement = held.text.rstrip(" .;")
+        # Both must fit in one entry, the reasons most of all: cut at the entry's length,
+        # "Issue: GUI crashed with … — root cause: …" would lose the cause it was joined for.
+        room = MAX_CHARS - len(word) - len(" — : ")
+        if len(statement) + len(said) > room:
+            said = cut_words(said, max(room - STATEMENT_ROOM, room // 2))
+            statement = cut_words(statement, room - len(said))
+        return held._replace(text=f"{statement} — {word}: {said}")
 
     for unit in units:
         if label is not None:

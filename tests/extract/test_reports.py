@@ -1754,3 +1754,18 @@ def test_a_paragraph_opened_by_found_it_is_one_lesson_of_what_was_found():
             ),
         )
     ]
+
+
+def test_a_long_problem_keeps_its_root_cause_when_both_are_one_entry():
+    said = (
+        "**Issue:** The GUI crashed with `AttributeError: 'NoneType' object has no attribute "
+        "'diffusion_objective'` when it was started without a model given on the command line "
+        "by the person who runs it locally, on every platform we tried, with or without the "
+        "optional extras installed.\n\n"
+        "**Root Cause:** The `create_ui` function skipped loading a model when none was named, "
+        "leaving the global `model` variable as `None`, so every later access crashed.\n"
+    )
+    [(category, text)] = report(said)
+    assert category == "lessons"
+    assert "root cause: The `create_ui` function skipped loading a model" in text
+    assert len(text) <= patterns.MAX_CHARS
