@@ -375,6 +375,14 @@ def filed_as(sentence: str, cues: Compiled) -> str:
 OPENING_BOLD = re.compile(r"^\*\*([^*\n]+)\*\*")
 
 
+def labels_a_problem(sentence: str) -> bool:
+    """Whether a sentence opens with a label that files what broke ("Root cause:", "Issue:")."""
+    return any(
+        slot in ("lesson", "warning") and pattern.search(sentence)
+        for pattern, slot, _, _ in compiled().lead_ins
+    )
+
+
 def summed_up(text: str) -> str:
     """The items a report lists under its own summary, joined: "Updated X; Created Y"."""
     items: list[str] = []
@@ -404,12 +412,16 @@ def summed_up(text: str) -> str:
             # "## Session Summary" over "This session implemented X and completed Y.": the
             # summary's own first sentence says the work, before any list.
             opening = under == -2 and not parts and not items and unit.kind == "sentence"
-            if opening and said_words(bare) >= STATEMENT_WORDS:
+            # "**Root cause:** …" opening a summary says what was wrong, not what was done:
+            # the summary's items may say it (not the sentences after the cause).
+            if opening and labels_a_problem(bare):
+                under = -3
+            elif opening and said_words(bare) >= STATEMENT_WORDS:
                 return cap(body_of(unit))  # (`body_of` cleans it)
             if items and not parts:
                 break
             continue
-        if under == -2:
+        if under in (-2, -3):
             under = unit.indent
         if unit.text.rstrip().endswith((":", "：")):
             # "Updated `plan.md` with:" (its own items follow): what it did, without the word

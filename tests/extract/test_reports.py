@@ -1769,3 +1769,16 @@ def test_a_long_problem_keeps_its_root_cause_when_both_are_one_entry():
     assert category == "lessons"
     assert "root cause: The `create_ui` function skipped loading a model" in text
     assert len(text) <= patterns.MAX_CHARS
+
+
+def test_a_summary_that_opens_with_the_root_cause_is_summed_up_by_what_was_done():
+    said = (
+        "The unit suites pass.\n\n## Summary\n\n"
+        "**Root cause:** agents in the sandbox never see CLAUDE.md. The CLI runs one-shot.\n\n"
+        "- Added `gh auth setup-git` to `configureGit()` before the agent starts\n"
+        "- Added the same step to the six worker prompt templates\n"
+    )
+    assert what_of(said) == (
+        "Added `gh auth setup-git` to `configureGit()` before the agent starts; "
+        "Added the same step to the six worker prompt templates"
+    )
