@@ -1782,3 +1782,20 @@ def test_a_summary_that_opens_with_the_root_cause_is_summed_up_by_what_was_done(
         "Added `gh auth setup-git` to `configureGit()` before the agent starts; "
         "Added the same step to the six worker prompt templates"
     )
+
+
+def test_a_chinese_report_is_summed_up_by_its_fix_not_its_cause_nor_its_plan():
+    said = (
+        "我看到了崩溃日志的根因：在 RecyclerView 已经注册观察者后调用了 setHasStableIds(true)。"
+        "我将把 setHasStableIds(true) 移到设置 adapter 之前。\n\n"
+        "- 崩溃原因：在 adapter 设置之后调用了 `setHasStableIds(true)`，违反了 RecyclerView 约束。\n"
+        "- 修复措施：\n"
+        "  - 将 `setHasStableIds(true)` 调用提前到 `setAdapter` 之前\n"
+        "  - 为 `SimpleTaskAdapter` 实现了 `getItemId(position)`\n"
+    )
+    assert what_of(said) == (
+        "修复措施: 将 `setHasStableIds(true)` 调用提前到 `setAdapter` 之前; "
+        "为 `SimpleTaskAdapter` 实现了 `getItemId(position)`"
+    )
+    # "I will move…" is what is to be done, not a change made
+    assert ("decisions", "我将把 setHasStableIds(true) 移到设置 adapter 之前。") not in report(said)
