@@ -234,8 +234,20 @@ STEM = 5  # letters of a word compared: "rebui" of rebuild, rebuilt, rebuilding
 # What a statement's words say of it, read when no rule claims it (see `meaning`):
 # Words that carry a thought on from the one before it.
 GOING_ON = r"but|so|and|then|also|however"
+# What follows "this" or "these" used as a pronoun: a verb, not the noun of a determiner.
+PRONOUN_NEXT = (
+    r"is|was|are|were|means?|meant|will|would|can|could|should|may|might|must|has|had|have"
+    r"|does|did|got|gets|now|again|also|just|only|still|seems?|looks?|makes?|made|explains?"
+    r"|happens?|happened|works?|worked|fails?|failed|breaks?|broke|causes?|caused|leads?|led"
+    r"|one|ones|way|part|alone|too|all|both|itself|\w+n't|\w+ed|\w+ly(?<!family|supply)"
+)
 DANGLING = re.compile(
-    rf"^(?:{GOING_ON}|that|that's|this|these|those|they|it|it's|its|he|she|neither"
+    # "This is why…", "These were retries": a pronoun for what came before; not "This repo
+    # nests everything under `plugins/`": a determiner, the noun after it names the thing.
+    # ("This fixes…", "That got fixed", "These shouldn't…": a verb after it, a pronoun.)
+    rf"^(?:{GOING_ON}|(?:that|this)(?=\s*[,.;:!?]|\s*$|\s+(?:{PRONOUN_NEXT}|\w+(?<![ius])s)\b)"
+    rf"|(?:these|those)(?=\s*[,.;:!?]|\s*$|\s+(?:{PRONOUN_NEXT})\b)|that's|they|it|it's|its|he"
+    r"|she|neither"
     r"|each\s+(?:was|is|were|are|has|had|of)|both\s+(?:are|were|have|had|of)|mas|ent[aã]o|eles"
     r"|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,

@@ -1799,3 +1799,31 @@ def test_a_chinese_report_is_summed_up_by_its_fix_not_its_cause_nor_its_plan():
     )
     # "I will move…" is what is to be done, not a change made
     assert ("decisions", "我将把 setHasStableIds(true) 移到设置 adapter 之前。") not in report(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # a determiner: the noun after it names the thing
+        (
+            "This repo nests everything under `plugins/entire/skills/`, which is why Cursor "
+            "installs break.",
+            True,
+        ),
+        (
+            "That directory stays behind as untracked, so the release step right after it fails.",
+            True,
+        ),
+        # a pronoun: half a thought said before it
+        (
+            "This fixes the subsumed-branch path, so the request body now ends with a trailer.",
+            False,
+        ),
+        ("That perfectly explains the contradiction, so the guard was never the cause.", False),
+        # a doubt is no finding
+        ("The mismatch could potentially cause problems when comparing `cwd` and `fname`.", False),
+    ],
+)
+def test_this_and_that_open_a_statement_when_a_noun_follows_them(said, kept):
+    steps = [Message("assistant", said), Message("assistant", "Running the tests.")]
+    assert bool(session(Capture(), steps)) is kept

@@ -96,6 +96,7 @@ CUES = Cues(
         "cause": (
             (r"\b(?:weil|da\s+(?:die|der|das|es)|wegen|aufgrund|verursach\w*|führt\w*\s+zu)\b"),
             r"[,;:—–]\s*(?:sonst|andernfalls)\b",
+            r"\b(?:deshalb|deswegen|daher)\b",
         ),
         "failure": (
             (

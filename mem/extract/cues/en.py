@@ -540,6 +540,8 @@ CUES = Cues(
                 r"|result(?:s|ed)?\s+in|leads?\s+to|led\s+to|which\s+(?:means|meant|made|makes|broke"
                 r"|caused)|so\s+(?:the|it|that|any|every|a|an|this|its|nothing)\b|root\s+cause)\b"
             ),
+            # "…nests everything under `plugins/`, which is why Cursor installs break"
+            r"\b(?:which|that|this)(?:'s|\s+is|\s+was)\s+why\b|\bhence\b|\btherefore\b",
             # "needs a separate ref input, otherwise dispatching it would use the old file": what
             # would happen; not "…when missing, otherwise append": what to do in the other case
             (
@@ -607,7 +609,7 @@ CUES = Cues(
     ),
     hedge=(
         (
-            r"\b(?:might|may\s+(?:be|have|not|also)|could\s+(?:be|have|also)|possibly|perhaps"
+            r"\b(?:might|may\s+(?:be|have|not|also)|could\s+(?:be|have|also)|possibly|potentially|perhaps"
             r"|probably|likely|maybe|it's\s+possible|suggests?|it\s+is\s+possible|seems?\s+to"
             r"|appears?\s+to|i\s+think|i\s+believe|should\s+(?:help"
             r"|prevent|fix|resolve|allow|make|work)|will\s+help|hopefully)\b"

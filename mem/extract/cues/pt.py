@@ -239,6 +239,7 @@ CUES = Cues(
                 r"\s+em)"
             ),
             r"[,;:—–]\s*(?:sen[aã]o|caso\s+contr[aá]rio)\b",
+            r"\bpor\s+isso\b",
         ),
         "failure": (
             (
