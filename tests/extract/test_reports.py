@@ -1806,8 +1806,10 @@ def test_a_chinese_report_is_summed_up_by_its_fix_not_its_cause_nor_its_plan():
     [
         # a determiner: the noun after it names the thing
         (
-            "This repo nests everything under `plugins/entire/skills/`, which is why Cursor "
-            "installs break.",
+            (
+                "This repo nests everything under `plugins/entire/skills/`, which is why Cursor "
+                "installs break."
+            ),
             True,
         ),
         (
