@@ -345,6 +345,13 @@ CODE_LINE = re.compile(
 )
 INLINE_CODE = re.compile(r"`[^`\n]+`")
 LINK = re.compile(r"<?https?://\S+")
+AGENT_NOTES_LINK = re.compile(
+    r"\]\((?:file://)?[^)\s]*[\\/](?:\.claude|\.gemini|\.codex|\.cursor|\.copilot)[\\/]"
+)
+LOCAL_FILE_LINK = re.compile(
+    r"\[([^\]\n]{1,120})\]\((?:file://|/|~/|[A-Za-z]:[\\/])"
+    r"(?![^)\s]*[\\/](?:\.claude|\.gemini|\.codex|\.cursor|\.copilot|AppData|tmp)[\\/])[^)\s]*\)"
+)
 REFERENCE_WORDS = 6  # a list item this short beside its links names a source, says nothing
 REFERENCE_NOT = re.compile(r"[:`=→]|->")  # a label, code or a mapping beside a link
 LINKED_BY = re.compile(
@@ -1010,6 +1017,8 @@ def candidates(
             continue
         if bullet and is_reference(body):
             continue  # "Claude Code rewind docs https://docs…": a source cited, not memory
+        if bullet and AGENT_NOTES_LINK.search(body):
+            continue  # "[task.md](file:///…/.gemini/…/task.md) (All items done)": its own notes
         if bullet and bullet.group("box") == " ":
             yield Candidate("tasks", "task", cap(body), why=UNTICKED), None
             step = (unit.block, unit.indent)
@@ -1554,6 +1563,12 @@ def clean(text: str) -> str:
     or of a whole heading: what is stressed within it stays as written ("hits the **5000 ms**
     limit", "**Bug 1** still needs a reproduction")."""
     text = text.strip()
+    if "](" in text:
+        # "[release.yml](/home/me/proj/.github/workflows/release.yml:40)": a link into the
+        # project's checkout (Codex writes every file so) is the file it names; the path on
+        # the agent's machine says nothing to the next reader. (A link into the agent's own
+        # notes, `~/.gemini/…/task.md`, stays: it is no project file.)
+        text = LOCAL_FILE_LINK.sub(r"[\1]", text)
     if text.startswith("**") and (bold := BOLD.match(text)):
         after = text[bold.end() :].lstrip()
         if bold[1].endswith((":", "：")) or after.startswith((":", "：")) or not after:

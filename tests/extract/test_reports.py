@@ -1829,3 +1829,19 @@ def test_a_chinese_report_is_summed_up_by_its_fix_not_its_cause_nor_its_plan():
 def test_this_and_that_open_a_statement_when_a_noun_follows_them(said, kept):
     steps = [Message("assistant", said), Message("assistant", "Running the tests.")]
     assert bool(session(Capture(), steps)) is kept
+
+
+def test_a_link_into_the_checkout_keeps_the_files_name_and_not_the_agents_path():
+    said = (
+        "I patched:\n\n"
+        "- [release.yml](/home/me/projects/agentv/.github/workflows/release.yml:40): emits the "
+        "release tag and calls Publish directly as a reusable workflow.\n"
+        "- [task.md](file:///C:/Users/me/.gemini/antigravity/brain/3f00/task.md) (All items done)\n"
+    )
+    texts = [text for _, text in report(said)]
+    # "I patched:" files what it lists as the changes made
+    assert any(
+        category == "decisions" and "[release.yml]: emits the release tag and calls Publish" in t
+        for category, t in report(said)
+    )
+    assert not any("/home/me" in t or "task.md" in t for t in texts)

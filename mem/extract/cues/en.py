@@ -337,6 +337,11 @@ CUES = Cues(
             r"\bthe\s+(?:main\s+)?changes\s+(?:are|were)\b",
             r"\bhere's\s+what\s+was\s+(?:updated|changed)\b",
             r"\b(?:i|we)\s+(?:chose|picked|went\s+with|settled\s+on)\b",
+            # "I patched:" over the files it changed and how
+            (
+                r"^(?:i|we)\s+(?:patched|changed|fixed|updated|modified|made\s+(?:these|the"
+                r"\s+following)\s+changes)(?:\s+(?:the\s+following|these|this|it|them))?\s*[:：]?$"
+            ),
             # "To fix this properly, we need to change the order in `start.ts`:"
             (
                 r"^to\s+(?:fix|solve|resolve|address)\s+(?:this|it|the\s+\w+)(?:\s+\w+)?,\s+"
