@@ -465,7 +465,12 @@ CUES = Cues(
         r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
         # One way taken over another, whatever the verb: "I'll bump line-length to 120 to
         # match the codebase rather than reformat all tests".
-        r"^(?:i'll|i will|we'll|we will)\s+\w+\b.*\b(?:instead\s+of|rather\s+than)\b",
+        # (not "I'll check the docs rather than rely on memory": a way to look, not to build)
+        (
+            r"^(?:i'll|i will|we'll|we will)\s+(?!(?:check|look|read|search|verify|inspect|review"
+            r"|explore|investigate|examine|see|try|ask|confirm)\b)\w+\b.*\b(?:instead\s+of"
+            r"|rather\s+than)\b"
+        ),
     ),
     user_preference=(
         r"\bplease\s+(?:keep|always|never|don't|do\s+not|use|stick)\b",
