@@ -177,6 +177,8 @@ class Capture:
         # it finds ("X, so Y hit <error>"): a diagnosis is said once, before the fix.
         signals = PROSE_SIGNALS if message.role == "assistant" else frozenset()
         found = list(patterns.extract(text, default, report=report, signals=signals))
+        if message.role == "assistant":
+            found += patterns.cited_rules(text)
         if message.after_failure and not found:
             found = patterns.diagnosis(text)
         return found

@@ -1111,6 +1111,27 @@ def candidates(
         yield from found_it(finding[1])
 
 
+# "Per your standing rule (review before merge), …", "(per project rule: run `pytest tests/`
+# before pushing)": a rule the agent says it follows is the project's, said in passing.
+CITED_RULE = re.compile(
+    r"\b(?:as\s+)?per\s+(?:your|the|our|project|the\s+project's|team)\s+(?:standing\s+|project\s+"
+    r"|team\s+)?(?:rules?|conventions?|policy|guidelines?)\s*(?:\([^()\n]{8,160}\)|:\s*[^()\n]{8,160}?"
+    r"(?=\)|:?\s*$|\.\s)|,\s*[^.:\n]{8,160})",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def cited_rules(text: str) -> Iterator[Candidate]:
+    """The rules the agent says it follows, each as the project's convention."""
+    if "per " not in text.lower():
+        return
+    for cited in CITED_RULE.finditer(outside_fences(text)):
+        rule = cited[0].strip(" ,;:")
+        yield Candidate(
+            "facts", "convention", cap(capitalised(rule)), why="a rule the agent says it follows"
+        )
+
+
 def found_it(sentences: list[str]) -> Iterator[tuple[Candidate, None]]:
     """What a paragraph opened by "Found it —" tells, as one lesson, if it told something."""
     told = " ".join(sentences)

@@ -1847,3 +1847,21 @@ def test_a_link_into_the_checkout_keeps_the_files_name_and_not_the_agents_path()
         for category, t in report(said)
     )
     assert not any("/home/me" in t or "task.md" in t for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "PR opened. Per your standing rule (review before merge), running the review now.",
+            "Per your standing rule (review before merge)",
+        ),
+        (
+            "GREEN. Now the whole suite (per project rule: run `pytest tests/` before pushing):",
+            "Per project rule: run `pytest tests/` before pushing",
+        ),
+    ],
+)
+def test_a_rule_the_agent_says_it_follows_is_the_projects_convention(said, rule):
+    steps = [Message("assistant", said), Message("assistant", "Running it.")]
+    assert ("facts", rule) in [(c.category, c.text) for c in session(Capture(), steps)]
