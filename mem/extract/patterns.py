@@ -185,13 +185,17 @@ FINDING_LEAD = re.compile(
 # "Found it — the job never ran Alembic…", "Found the problem: …", "I found one more gap: …":
 # the paragraph this opens tells what was found.
 FOUND_IT = re.compile(
-    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:also\s+)?(?:found|identified|spotted|located|tracked\s+down)"
-    r"\s+(?:it|the\s+(?:\w+\s+){0,2}(?:bug|issue|problem|cause|culprit|gap|regression)"
-    r"|(?:a|an|one|another|one\s+more)\s+(?:\w+\s+){0,2}(?:bug|issue|problem|gap|regression|race"
-    r"|leak|mismatch))\s*(?:[:—–]|\s-\s|!)\s*",
+    r"^(?:(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:also\s+)?(?:found|identified|spotted|located"
+    r"|tracked\s+down)\s+(?:it|the\s+(?:\w+\s+){0,2}(?:bug|issue|problem|cause|culprit|gap"
+    r"|regression)|(?:a|an|one|another|one\s+more)\s+(?:\w+\s+){0,2}(?:bug|issue|problem|gap"
+    r"|regression|race|leak|mismatch))"
+    # "I see the issue.", "The root cause is clear.": what follows says it
+    r"|(?:now\s+)?i\s+see\s+the\s+(?:issue|problem|bug)(?:\s+now)?|the\s+(?:root\s+)?cause\s+is"
+    r"\s+(?:now\s+)?clear)\s*(?:[:—–.]|\s-\s|!)\s*",
     re.IGNORECASE,
 )
 FINDING_SENTENCES = 3  # what a paragraph opened by "Found it —" tells, at most
+PLANNED = re.compile(r"\b(?:i'll|i\s+will|i'm\s+going\s+to|let\s+me|let's|we'll)\b", re.IGNORECASE)
 # Of those, the words that say something was found out: what follows them is a lesson.
 FOUND_OUT = re.compile(
     r"\b(?:reali[sz]ed?|noticed|found|discovered|learned|learnt)\b", re.IGNORECASE
@@ -983,9 +987,15 @@ def candidates(
         body = INTERJECTION.sub("", plain) if report else plain
         found_out = False  # "Discovered that X": X was found out
         if finding is not None:
-            if len(finding[1]) < FINDING_SENTENCES and is_statement(body, cues):
-                finding[1].append(body)
-            continue
+            if PLANNED.search(straight(body)):
+                # "…For testing, I'll use a throwaway key": the finding is told, a plan begins
+                # (read as any sentence is)
+                yield from found_it(finding[1])
+                finding = None
+            else:
+                if len(finding[1]) < FINDING_SENTENCES and is_statement(body, cues):
+                    finding[1].append(body)
+                continue
         if (it := FOUND_IT.match(straight(body))) and unit.kind == "sentence":
             rest = body[as_written(body, it.end()) :].lstrip()
             rest = capitalised(re.sub(r"^(?:and|but|so)\s+", "", rest, flags=re.IGNORECASE))

@@ -1865,3 +1865,14 @@ def test_a_link_into_the_checkout_keeps_the_files_name_and_not_the_agents_path()
 def test_a_rule_the_agent_says_it_follows_is_the_projects_convention(said, rule):
     steps = [Message("assistant", said), Message("assistant", "Running it.")]
     assert ("facts", rule) in [(c.category, c.text) for c in session(Capture(), steps)]
+
+
+def test_what_follows_i_see_the_issue_is_the_lesson_without_the_agent_coming_to_it():
+    said = (
+        "I see the issue - task-master v0.37.1 expects tags at the root level, not inside `tags`."
+    )
+    steps = [Message("assistant", said), Message("assistant", "Fixing the structure.")]
+    assert [(c.category, c.text) for c in session(Capture(), steps)] == [
+        ("lessons", "Task-master v0.37.1 expects tags at the root level, not inside `tags`.")
+    ]
+    assert report("I see the issue!") == []
