@@ -936,7 +936,8 @@ def candidates(
                 filing = None  # what a report says was done is its decisions
             if unit.kind == "heading":
                 section, section_block, introduced = filing, None, []
-                heading = clean(MARKER.sub("", unit.text)).strip(" :：")
+                # "2. **ESM Compliance**": the heading's words, its stress read away
+                heading = clean(MARKER.sub("", unit.text)).replace("**", "").strip(" :：")
                 if titled and filing:
                     # "1.4 Lualine replace mode empty" under "1. Critical bugs": the name of
                     # the item its text goes on to tell.

@@ -1876,3 +1876,12 @@ def test_what_follows_i_see_the_issue_is_the_lesson_without_the_agent_coming_to_
         ("lessons", "Task-master v0.37.1 expects tags at the root level, not inside `tags`.")
     ]
     assert report("I see the issue!") == []
+
+
+def test_an_items_heading_is_said_without_its_stress():
+    said = (
+        "## 2. **ESM Compliance Confirmation**\n\n- `package.json` is configured for ESM modules\n"
+    )
+    assert report(said) == [
+        ("facts", "2. ESM Compliance Confirmation: `package.json` is configured for ESM modules")
+    ]
