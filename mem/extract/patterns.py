@@ -17,7 +17,7 @@ from mem.extract.cues import Compiled, compiled, lowered
 from mem.text import SENTENCE_END, cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
-MIN_RULE_CHARS = 10  # a person's rule, said with a rule's words, may be this short
+MIN_RULE_CHARS = 10  # a person's rule in Chinese or Japanese, said with a rule's words
 # Sentences `classify` reads with the patterns as compiled before it compiles them for lowercased
 # text (`lowered`): about what compiling them costs in the time they save.
 LOWERED_AFTER = 2000
@@ -1318,7 +1318,7 @@ def holds(slot: str, probe: str) -> bool:
         return not ACTION_START.match(probe)  # "Expanded the TODO checklist": done, not open
     if slot == "known":
         return bool(TROUBLE.search(probe)) or any(  # "pre-existing" alone may be any change
-            pattern.search(probe) for pattern, slot, _, _ in compiled().meaning if slot == "failure"
+            pattern.search(probe) for pattern, kind, _, _ in compiled().meaning if kind == "failure"
         )
     return True
 

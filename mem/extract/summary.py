@@ -386,7 +386,9 @@ def labels_a_problem(sentence: str) -> bool:
 def summed_up(text: str) -> str:
     """The items a report lists under its own summary, joined: "Updated X; Created Y"."""
     items: list[str] = []
-    under = -1  # the indent of the summary's items, once the summary is found
+    # The indent of the summary's items once the first is read; before: -1 no summary yet, -2
+    # the summary found, -3 its opening sentence said what was wrong (its items say the work).
+    under = -1
     level = 0  # the summary's heading level: a deeper heading under it names a piece of work
     parts: list[str] = []  # those headings ("### 2. Buffer Pooling Implementation")
     for unit in prose_units(text):
