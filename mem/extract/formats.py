@@ -43,6 +43,15 @@ JSON_FORMATS = (
 DETECT_LINES = 20  # how many non-empty lines auto-detection may look at
 
 EDITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
+# What Claude Code writes as the person's turn that the person did not write: a slash command
+# and its output, and a `!` shell command with what it printed ("<bash-stdout>…"): tool output.
+HARNESS_TAGS = (
+    "<command-name>",
+    "<local-command-stdout>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+)
 # A commit's id in a line of its own words: hex with a digit ("f1bcd13"), not "defaced".
 COMMIT_ID = re.compile(r"(?<![\w/.-])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w/.-])")
 COMMIT_OUTPUT = 2000  # where a commit's id is said: the start of what the call printed
@@ -431,9 +440,7 @@ def read_claude_jsonl(lines: Iterable[str]) -> Iterator[Message]:
                 yield Message("summary", strip_recall(result_text(content)), session=session)
                 continue
             if isinstance(content, str):
-                if not record.get("isMeta") and not (
-                    content.lstrip().startswith(("<command-name>", "<local-command-stdout>"))
-                ):
+                if not record.get("isMeta") and not content.lstrip().startswith(HARNESS_TAGS):
                     yield Message("user", strip_recall(content), session=session)
                 continue
             for block in blocks_of(content):

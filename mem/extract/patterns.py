@@ -295,7 +295,8 @@ ACTION_START = re.compile(
 )
 # A later clause saying the agent is doing it now: the work it names is under way, not open.
 UNDER_WAY = re.compile(
-    r"[;,—–]\s*(?:and\s+)?(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+)?\w+ing\b", re.IGNORECASE
+    r"[;,—–]\s*(?:and\s+)?(?:now\s+)?(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+)?\w+ing\b",
+    re.IGNORECASE,
 )
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
 # What goes wrong besides a failure signal: a known failure is often a warning or a timeout.

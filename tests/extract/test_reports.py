@@ -5,9 +5,11 @@ are not memory. The agent's last words before the person speaks again are its re
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from mem.extract import patterns
+from mem.extract import formats, patterns
 from mem.extract.capture import Capture
 from mem.extract.formats import Message
 from mem.extract.summary import SessionSummary
@@ -1885,3 +1887,29 @@ def test_an_items_heading_is_said_without_its_stress():
     assert report(said) == [
         ("facts", "2. ESM Compliance Confirmation: `package.json` is configured for ESM modules")
     ]
+
+
+def test_what_a_shell_command_printed_is_no_words_of_the_person():
+    lines = [
+        json.dumps({"type": "user", "sessionId": "s", "message": {"role": "user", "content": c}})
+        + "\n"
+        for c in (
+            "<bash-input>./run_test.sh tests/pr.test.ts</bash-input>",
+            (
+                "<bash-stdout>Because it had too many issues, it kept debugging its feelings!"
+                "</bash-stdout><bash-stderr></bash-stderr>"
+            ),
+            "never push to main without a review",
+        )
+    ]
+    people = [m.text for m in formats.read("claude-jsonl", lines) if m.role == "user"]
+    assert people == ["never push to main without a review"]
+
+
+def test_the_issue_said_of_its_state_is_no_cause_found():
+    """ "The issue is X" names a cause; "the issue is still occurring" says how things stand."""
+    assert (
+        patterns.classify("The issue is still occurring after the restart of the server.") is None
+    )
+    found = patterns.classify("The issue is that the cache key ignores the locale of the page.")
+    assert found is not None and found.category == "lessons"

@@ -102,7 +102,11 @@ CUES = Cues(
         ),
         "lesson": (
             r"^(?:lesson(?:s)?(?: learned)?|gotcha|note|important|caveat)\s*:",
-            r"\b(?:root\s+cause|the\s+(?:real\s+)?(?:problem|issue|bug|culprit)\s+(?:was|is))\b",
+            # (not "the issue is still occurring", "the bug is fixed now": its state)
+            (
+                r"\b(?:root\s+cause|the\s+(?:real\s+)?(?:problem|issue|bug|culprit)\s+(?:was|is)"
+                r"(?!\s+(?:still|now|gone|fixed|resolved|back|solved|persisting)\b))\b"
+            ),
             r"\bturn(?:s|ed)\s+out\b",
             (
                 r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised|realize"
@@ -157,7 +161,8 @@ CUES = Cues(
                 r"^fixed\s+(?:an?\s+|the\s+)?(?:\S+\s+){0,5}(?:bug|error|crash|race|leak|typo|regression"
                 r"|deadlock)\b"
             ),
-            r"\bi\s+see\s+the\s+(?:issue|problem)\b",
+            # "I see the issue - X" (not "I see the issue is still occurring": a status)
+            r"\bi\s+see\s+the\s+(?:issue|problem)\s*(?:[-—–:]|now\b)",
             r"\bneeds?\s+\S+(?:\s+\S+){0,3}\s+(?:i|we)\s+(?:don't|do\s+not)\s+have\b",
             (
                 r"\bexisted\b.*\bbut\s+(?:wasn't|was\s+not|isn't|is\s+not)\s+(?:recognized|found"
