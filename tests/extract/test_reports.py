@@ -74,6 +74,7 @@ def test_a_report_keeps_statements_no_cue_word_names_filed_by_what_they_mean():
         # a step said with its sequencing word first is still a step
         "Now let me add a procedure to get the next entry number and use it.",
         "Next, I'll update the setup page to show the correct API URLs.",
+        "Verify your main exports and ESM compliance before you publish.",  # the reader's step
         # a way to look things up, not a way the work was done
         "I'll check the codebase and its docs directly rather than relying on memory.",
         # what handles failures names none

@@ -621,6 +621,8 @@ CUES = Cues(
         # An investigating step for the reader: "Check if there are any scope issues."
         r"^(?:check|identify|try|look|consider|provide|see\s+if|see\s+whether)\b",
         r"^(?:we|i)\s+(?:need|have)\s+to\b",
+        # "Verify your main exports and ESM compliance": a step for the reader, on their things
+        r"^(?:verify|confirm|ensure|make\s+sure|review|test|double-check)\b[^.]{0,80}\byour\b",
     ),
     hedge=(
         (
