@@ -136,6 +136,8 @@ MORE_FLOOR = {
     "e": {"kept": 0.77, "noise": 2},
     "f": {"kept": 0.59, "noise": 0},
     "g": {"kept": 0.54, "noise": 0},
+    "h": {"kept": 0.44, "noise": 0},
+    "i": {"kept": 0.49, "noise": 1},
 }
 
 
