@@ -7,6 +7,10 @@ Run it from the repository with the project installed (editable is fine)::
     python bench/capture.py DIR --verbose     # plus every key missed and every noise key stored
     python bench/capture.py DIR --entries     # plus every entry stored, file by file
     python bench/capture.py DIR --json        # the same figures as one JSON object
+    python bench/capture.py DIR --code /tmp/before   # with the code of another checkout
+
+`--code` runs the `mem` of another checkout (`git worktree add /tmp/before <rev>`): a set
+gathered unseen is scored with the code before a change and after it, before anyone reads it.
 
 DIR holds real sessions and `labels.json`, a list of {file, category, key} (category `noise` for
 text that must not be stored). Every file is committed into one fresh vault the way a user would
@@ -149,12 +153,15 @@ def run_mem(
     return done
 
 
-def commit_one(vault: Path, folder: Path, number: int, name: str) -> tuple[str, float]:
+def commit_one(
+    vault: Path, folder: Path, number: int, name: str, code: Path | None = None
+) -> tuple[str, float]:
     agent = f"f{number:02d}"
     started = time.perf_counter()
     run_mem(
         ["--vault", str(vault), "commit", "--agent", agent, "--file", str(folder / name)],
         f"mem commit {name}",
+        code,
     )
     return agent, time.perf_counter() - started
 
@@ -192,18 +199,21 @@ def score_file(name: str, keys: list[Key], agent_dir: Path, seconds: float) -> F
     return result
 
 
-def run(folder: Path, part: str, jobs: int) -> list[FileResult]:
+def run(folder: Path, part: str, jobs: int, code: Path | None = None) -> list[FileResult]:
+    if code is not None and not (code / "mem" / "__main__.py").is_file():
+        raise BenchError(f"{code}: no checkout of mem (no mem/__main__.py)")
+    folder = folder.resolve()  # another checkout's mem runs from there
     keys = load_keys(folder)
     names = sorted({key.file for key in keys})
     if part != "all":
         names = [n for n in names if (n in SET_ASIDE) == (part == "aside")]
     work = Path(tempfile.mkdtemp(prefix="mem-bench-capture-"))
     try:
-        run_mem(["init", str(work)], "mem init")
+        run_mem(["init", str(work)], "mem init", code)
         vault = work / ".memory"
         numbers = {name: number for number, name in enumerate(sorted({k.file for k in keys}), 1)}
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            done = list(pool.map(lambda n: commit_one(vault, folder, numbers[n], n), names))
+            done = list(pool.map(lambda n: commit_one(vault, folder, numbers[n], n, code), names))
         return [
             score_file(name, [k for k in keys if k.file == name], vault / agent, seconds)
             for name, (agent, seconds) in zip(names, done, strict=True)
@@ -297,9 +307,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--entries", action="store_true", help="every entry stored, by file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--jobs", "-j", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--code", type=Path, help="run the mem of this checkout instead")
     arguments = parser.parse_args(argv)
+    code = arguments.code.resolve() if arguments.code else None
     try:
-        results = run(arguments.folder, arguments.part, arguments.jobs)
+        results = run(arguments.folder, arguments.part, arguments.jobs, code)
     except BenchError as error:
         print(f"capture: {error}", file=sys.stderr)
         return 1
