@@ -3,33 +3,28 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
+
+from bench.scripts import bench, labelled_folder
 
 from conftest import REPO
 
-SCRIPT = REPO / "bench" / "capture_sample.py"
-
 
 def sample(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False
-    )
+    return bench("capture_sample.py", *args)
 
 
 def test_two_versions_are_sampled_blind_and_the_verdicts_scored_per_version(tmp_path):
-    folder = tmp_path / "sessions"
-    folder.mkdir()
-    shutil.copy(REPO / "examples" / "agent-output.txt", folder / "login.txt")
-    (folder / "cache.txt").write_text(
-        "The root cause was a stale cache key: it ignored the locale.\n"
-        "We decided to use Redis instead of memcached because restarts keep sessions.\n",
-        encoding="utf-8",
-    )
     labels = [{"file": "login.txt", "category": "lessons", "key": "race"}]
     labels.append({"file": "cache.txt", "category": "lessons", "key": "stale cache key"})
-    (folder / "labels.json").write_text(json.dumps(labels), encoding="utf-8")
+    folder = labelled_folder(
+        tmp_path / "sessions",
+        labels,
+        **{
+            "cache.txt": "The root cause was a stale cache key: it ignored the locale.\n"
+            "We decided to use Redis instead of memcached because restarts keep sessions.\n"
+        },
+    )
     out = tmp_path / "out"
     done = sample(str(folder), str(out), "--before", str(REPO), "--count", "3")
     assert done.returncode == 0, done.stderr
