@@ -1095,10 +1095,14 @@ def candidates(
             found = Candidate(filing[0], filing[1], cap(body), why=where)
         if found is None and found_out and is_statement(body, cues):
             found = Candidate("lessons", "lesson", cap(body), why="a finding")
-        if found is None and signals and not report and is_statement(body, cues):
+        if found is None and signals and not report:
+            # (what it means first: most prose on the way shows no signal, and the checks of a
+            # statement cost more than reading its signals)
             found = meaning(body, cues, listed=False, slots=signals)
             if found is not None and found.why.startswith("choice") and not REASON.search(body):
                 found = None  # on the way, a choice stands with its reason: "…to keep X"
+            if found is not None and not is_statement(body, cues):
+                found = None
         if found is None and report and is_statement(body, cues):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
