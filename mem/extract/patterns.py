@@ -22,6 +22,7 @@ MIN_RULE_CHARS = 10  # a person's rule in Chinese or Japanese, said with a rule'
 # text (`lowered`): about what compiling them costs in the time they save.
 LOWERED_AFTER = 2000
 CLASSIFIED = itertools.count(1)  # sentences classified in this process
+LOWERED_USED = [False]  # whether `lowered()` was compiled: then `meaning` reads with it too
 ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; " replaces
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
@@ -1288,7 +1289,13 @@ def meaning(
     if not short:
         # A word in code is a name, not the writer's: `defer` says no choice was put off.
         words = uncoded(probe)
-        for pattern, slot, category, kind in cues.meaning:
+        # Lowercased, with the patterns compiled for it once classify has (see `classify`);
+        # the spans found are the probe's own.
+        lower = words.lower()
+        signals = cues.meaning
+        if LOWERED_USED[0] and len(lower) == len(words):
+            words, signals = lower, lowered().meaning
+        for pattern, slot, category, kind in signals:
             if signal := pattern.search(words):
                 if (person and slot in PERSON_SKIPS) or (slots is not None and slot not in slots):
                     return None
@@ -1529,6 +1536,7 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
     # faster with the patterns already compiled.
     text = probe.lower()
     enough = next(CLASSIFIED) > LOWERED_AFTER
+    LOWERED_USED[0] = LOWERED_USED[0] or enough
     rules = lowered() if enough and len(text) == len(probe) else cues
     if rules is cues:
         text = probe

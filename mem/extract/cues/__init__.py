@@ -277,6 +277,7 @@ def lowered() -> Compiled:
         specific=low(cues.specific),
         hedge=low(cues.hedge),
         rules=tuple((low(p), slot, cat, kind) for p, slot, cat, kind in cues.rules),
+        meaning=tuple((low(p), slot, cat, kind) for p, slot, cat, kind in cues.meaning),
     )
 
 
