@@ -17,7 +17,6 @@ from mem.extract.cues import Compiled, compiled, lowered
 from mem.text import SENTENCE_END, cut_at_sentence, cut_words, fence_mark
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
-MIN_RULE_CHARS = 10  # a person's rule in Chinese or Japanese, said with a rule's words
 # Sentences `classify` reads with the patterns as compiled before it compiles them for lowercased
 # text (`lowered`): about what compiling them costs in the time they save.
 LOWERED_AFTER = 2000
@@ -27,7 +26,6 @@ ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; "
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
-STATEMENT_ROOM = 100  # what a statement joined with its reasons keeps at least, if they are long
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
 # A blank to fill: `[identified cause or best hypothesis…]`, `{{name}}`, `<your answer>`, a
@@ -818,14 +816,7 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
     def given() -> Unit:
         assert held is not None
         said = "; ".join(reason.rstrip(ITEM_ENDS) for reason in reasons)
-        statement = held.text.rstrip(" .;")
-        # Both must fit in one entry, the reasons most of all: cut at the entry's length,
-        # "Issue: GUI crashed with … — root cause: …" would lose the cause it was joined for.
-        room = MAX_CHARS - len(word) - len(" — : ")
-        if len(statement) + len(said) > room:
-            said = cut_words(said, max(room - STATEMENT_ROOM, room // 2))
-            statement = cut_words(statement, room - len(said))
-        return held._replace(text=f"{statement} — {word}: {said}")
+        return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {said}")
 
     for unit in units:
         if label is not None:
@@ -1784,15 +1775,10 @@ def from_person(text: str) -> Iterator[Candidate]:
         if unit.kind in ("heading", "title") and not last:
             continue
         body = body_of(unit)
-        probe = straight(body)
-        # A rule is said in few characters in Chinese or Japanese: "别用 any 类型" (don't use
-        # `any`); an English one as short ("don't push") is more often for the moment.
-        ruled = size(body) > len(body) and (
-            cues.obligation.search(probe) or cues.user_preference.search(body)
-        )
-        if size(body) < (MIN_RULE_CHARS if ruled else MIN_CHARS) or body.endswith(("?", "？")):
+        if size(body) < MIN_CHARS or body.endswith(("?", "？")):
             continue
         found = classify(body, cues)
+        probe = straight(body)
         if found is not None and found.category in ("facts", "tasks"):
             yield found
         elif cues.user_fact.search(body):

@@ -460,9 +460,7 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
         items = listed_after(units, index) if sentence.endswith((":", "：")) else []
         # A line alone that introduces a list reads as a title ("Improved the tests:"); with
         # its items it says what was done, as a sentence would.
-        # A short label is said by its items ("- 修复措施：" over the two changes it made).
-        short = len(sentence) < 15 and not items
-        if unit.kind == "heading" or (unit.kind == "title" and not items) or short:
+        if unit.kind == "heading" or (unit.kind == "title" and not items) or len(sentence) < 15:
             continue
         if unit.in_table:
             continue  # a table's cells compare or list; they tell no outcome

@@ -135,9 +135,9 @@ MORE_FLOOR = {
     "d": {"kept": 0.58, "noise": 0},
     "e": {"kept": 0.77, "noise": 2},
     "f": {"kept": 0.59, "noise": 0},
-    "g": {"kept": 0.54, "noise": 0},
+    "g": {"kept": 0.53, "noise": 0},
     "h": {"kept": 0.44, "noise": 0},
-    "i": {"kept": 0.49, "noise": 1},
+    "i": {"kept": 0.37, "noise": 1},
 }
 
 
