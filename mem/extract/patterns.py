@@ -21,7 +21,6 @@ MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size
 # text (`lowered`): about what compiling them costs in the time they save.
 LOWERED_AFTER = 2000
 CLASSIFIED = itertools.count(1)  # sentences classified in this process
-LOWERED_USED = [False]  # whether `lowered()` was compiled: then `meaning` reads with it too
 ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; " replaces
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
@@ -1282,9 +1281,8 @@ def meaning(
         words = uncoded(probe)
         # Lowercased, with the patterns compiled for it once classify has (see `classify`);
         # the spans found are the probe's own.
-        lower = words.lower()
         signals = cues.meaning
-        if LOWERED_USED[0] and len(lower) == len(words):
+        if lowered.cache_info().currsize and len(lower := words.lower()) == len(words):
             words, signals = lower, lowered().meaning
         for pattern, slot, category, kind in signals:
             if signal := pattern.search(words):
@@ -1527,7 +1525,6 @@ def classify(sentence: str, cues: Compiled | None = None) -> Candidate | None:
     # faster with the patterns already compiled.
     text = probe.lower()
     enough = next(CLASSIFIED) > LOWERED_AFTER
-    LOWERED_USED[0] = LOWERED_USED[0] or enough
     rules = lowered() if enough and len(text) == len(probe) else cues
     if rules is cues:
         text = probe
