@@ -153,8 +153,11 @@ WORKFLOW_STEP = re.compile(
 )
 # Where the work stands (its commit, branch, PR, status, date): the handoff's, not memory.
 STATE_LABEL = re.compile(
-    r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date|time|tracking)"
-    r"\s*[:：]",
+    r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date|time|tracking"
+    # what the work touched, listed: "Files modified: Main.kt, README.md"
+    r"|(?:key\s+)?files?\s+(?:modified|changed|touched|created|updated)"
+    r"|(?:modified|changed)\s+files|arquivos\s+(?:modificados|alterados)|geänderte\s+dateien"
+    r"|修改的文件|变更文件|変更(?:した)?ファイル)\s*[:：]",
     re.IGNORECASE,
 )
 # A check's result, unless it says why ("Build: requires Node 20 because…").

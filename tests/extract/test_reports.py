@@ -1837,3 +1837,38 @@ def test_the_issue_said_of_its_state_is_no_cause_found():
     )
     found = patterns.classify("The issue is that the cache key ignores the locale of the page.")
     assert found is not None and found.category == "lessons"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # "to be safe, I'll check widely that no old ID remains": what the agent will look at
+        "念のため、古いIDが残っていないか、また設定漏れがないか広く確認します。",
+        "次に、ビルドの設定ファイルを順番に調べてみます。",
+    ],
+)
+def test_japanese_words_of_what_the_agent_will_look_at_are_narration(said):
+    assert report(said) == []
+
+
+def test_to_be_safe_in_japanese_gives_no_cause():
+    """念のため ("to be safe") holds ため, which elsewhere says "because"."""
+    said = "念のため、デプロイ後にステージングのログをもう一度見ておくと確実です。"
+    assert [c for c, _ in report(said)] != ["lessons"]
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        ("原因を調査してください", False),  # asks for work, as "please look into it"
+        ("テストには pytest を使ってください", True),  # how the person wants it done
+        ("本番の設定ファイルは編集しないでください", True),
+    ],
+)
+def test_a_japanese_request_for_work_is_no_rule_of_the_person(said, rule):
+    assert bool(from_person(said)) is rule
+
+
+def test_a_list_of_the_files_the_work_touched_is_no_fact():
+    text = "Files modified: Main.kt, MainView.kt, README.md\n\nThe H2 console now runs standalone."
+    assert "Files modified" not in " ".join(body for _, body in report(text))

@@ -30,16 +30,22 @@ CUES = Cues(
     },
     introducers={},
     next_steps=(r"次のステップ", r"今後の(?:課題|作業)"),
-    narration=(r"^(?:では|それでは|まず|次に)?(?:確認|調査|見て)(?:します|してみます)",),
+    narration=(
+        r"^(?:では|それでは|まず|次に)?(?:確認|調査|見て)(?:します|してみます)",
+        # "…が残っていないか広く確認します。": what the agent is about to look at, said last
+        r"(?:確認|調査|検索|チェック|調べ)(?:します|してみます|ます|てみます)(?:ね)?[。.]?$",
+    ),
     general=(),
     specific=(),
     note_about_self=(),
     decided_in_passing=(),
-    user_preference=(r"してほしい|してください|しないで",),
+    # "…は使わないで", "Xを使ってください" (please use): how the person wants it; a bare
+    # "調査してください" (please look into it) asks for work, as English "please check" does
+    user_preference=(r"しないで|(?:使って|使用して|守って|維持して|残して)(?:ください|ほしい)",),
     user_fact=(),
     why_question=(r"なぜ|原因は",),
     outcome=(r"^(?:修正しました|追加しました|変更しました|更新しました)",),
-    diagnosis=(r"ため|原因|ありません|できません",),
+    diagnosis=(r"(?<!念の)ため|原因|ありません|できません",),
     task_labels=(r"TODO", r"未対応", r"残作業"),
     sentence_ends="。！？",
     meaning={
@@ -53,7 +59,8 @@ CUES = Cues(
         "open": (
             r"未対応|まだ|残って(?!いません|いない|おりません)|今後|要確認|コミットしていない",
         ),
-        "cause": (r"ため|原因|せいで|によって|ので|[、，]\s*(?:さもないと|そうしないと)",),
+        # (念のため is "to be safe", no cause)
+        "cause": (r"(?<!念の)ため|原因|せいで|によって|ので|[、，]\s*(?:さもないと|そうしないと)",),
         "failure": (r"失敗|エラー|問題|できない|できません|ない場合|不足|誤り|間違",),
         "choice": (r"ではなく|代わりに|より(?:も)?簡単|採用|選択|方針|戻し",),
         "change": (
