@@ -300,6 +300,15 @@ UNDER_WAY = re.compile(
     re.IGNORECASE,
 )
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
+# A failure's name, that something went wrong, not how: "the insert fails", "an error".
+# Alone it says a symptom (or an error handling's subject); what was learned says how it
+# went wrong (missing, never, does not…) or why (a cause); what will fail is a consequence.
+SYMPTOM = re.compile(
+    r"(?<!will )(?<!would )\b(?:fail(?:s|ed|ing|ures?)?|errors?|errored|erroring|bugs?|regressions?|crash\w*|broken"
+    r"|problems?|issues?|falh\w+|erros?|problemas?|fehler\w*|fehlgeschlagen|problem\w*)\b"
+    r"|失败|错误|报错|问题|失敗|エラー|問題",
+    re.IGNORECASE,
+)
 # What goes wrong besides a failure signal: a known failure is often a warning or a timeout.
 TROUBLE = re.compile(r"\b(?:warnings?|timeouts?|timing\s+out|lint|reformat\w*)\b", re.IGNORECASE)
 UNRELATED = re.compile(r"\bunrelated\b|\bnot\s+(?:part\s+of|ours)\b", re.IGNORECASE)
@@ -1317,7 +1326,11 @@ def holds(slot: str, probe: str) -> bool:
     says what broke, not what was learned. (A change made is a decision, with or without its
     reason: the fix that landed.)"""
     if slot == "failure":
-        return not ACTION_START.match(probe) and len(probe.split()) >= FAILURE_WORDS
+        return (
+            not ACTION_START.match(probe)
+            and len(probe.split()) >= FAILURE_WORDS
+            and (says_how_it_failed(probe) or says_cause(probe))
+        )
     if slot == "open":
         return not ACTION_START.match(probe)  # "Expanded the TODO checklist": done, not open
     if slot == "known":
@@ -1325,6 +1338,14 @@ def holds(slot: str, probe: str) -> bool:
             pattern.search(probe) for pattern, kind, _, _ in compiled().meaning if kind == "failure"
         )
     return True
+
+
+def says_how_it_failed(probe: str) -> bool:
+    """Whether a failure statement says more than a failure's name (`SYMPTOM`)."""
+    rest = SYMPTOM.sub(" ", probe)
+    return any(
+        pattern.search(rest) for pattern, kind, _, _ in compiled().meaning if kind == "failure"
+    )
 
 
 def is_known_failure(probe: str, cues: Compiled) -> bool:

@@ -121,7 +121,9 @@ def test_a_failed_run_writes_no_handoff_over_the_last_good_one(mem, vault):
 # the part tuned on says how well the rules fit, the part set aside how well they transfer.
 FLOOR = {
     "tuned": {"kept": 0.70, "noise": 4, "entries_per_item": 2.0},
-    "set aside": {"kept": 0.47, "noise": 2, "entries_per_item": 2.0},
+    # 0.49 until a failure's bare name stopped making a lesson (70 fewer entries, 7 of them
+    # with a labelled item, on the material tuned on): 2 of 79 items, traded for precision
+    "set aside": {"kept": 0.46, "noise": 2, "entries_per_item": 2.0},
 }
 # bench/capture-more, thirteen more real sessions in the repository itself (read since their
 # measurement before tuning, so a tuning set): the level reached on each of its three sets.
@@ -131,8 +133,8 @@ MORE = REPO / "bench" / "capture-more"
 MORE_FLOOR = {
     "a": {"kept": 0.59, "noise": 0},
     "b": {"kept": 0.66, "noise": 1},
-    "c": {"kept": 0.43, "noise": 1},
-    "d": {"kept": 0.58, "noise": 0},
+    "c": {"kept": 0.40, "noise": 1},  # 0.43 and 0.58 before a failure's bare name stopped
+    "d": {"kept": 0.54, "noise": 0},  # making a lesson (see FLOOR)
     "e": {"kept": 0.77, "noise": 2},
     "f": {"kept": 0.59, "noise": 0},
     "g": {"kept": 0.53, "noise": 0},

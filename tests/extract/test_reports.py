@@ -1718,10 +1718,31 @@ def test_older_work_that_says_nothing_went_wrong_is_no_known_failure(said):
 
 def test_a_failure_word_of_one_language_is_not_read_into_another():
     """Portuguese "erro" is no stem of English "error handling"; English "errored" fails."""
-    assert report("Falhou com um erro de permissão no diretório `dist/` do build.") != []
-    assert [c for c, _ in report("The nightly sync errored on the second page of `entries`.")] == [
-        "lessons"
-    ]
+    assert report("Falhou com um erro de permissão: faltando o diretório `dist/` do build.") != []
+    said = "The nightly sync errored on the second page of `entries`, so the import stopped there."
+    assert [c for c, _ in report(said)] == ["lessons"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # a failure's name alone: a symptom, or what error handling handles
+        ("Now the system will log the exact error message when the insertion fails.", False),
+        ("Error fetching URL from the upstream mirror, status code: 404", False),
+        (
+            "Commits: Dotfiles `8e04a6a47`, `e8db61d91` — Scintillate executor regression/fix.",
+            False,
+        ),
+        ("O build do projeto falhou com um erro na etapa de empacotamento.", False),
+        # how it went wrong, why, or what will fail
+        ("The insert fails because the `voucher` key is missing from the payload.", True),
+        ("The migrate job never runs `alembic upgrade`, so the schema stays behind.", True),
+        ("Turbopack does not hoist `zod`, so production builds fail on `zod/v4/core`.", True),
+        ("`release.yml` validates the date and will fail on an undated heading.", True),
+    ],
+)
+def test_a_failure_is_a_lesson_when_it_says_how_or_why_it_went_wrong(said, kept):
+    assert ("lessons" in [c for c, _ in report(said)]) is kept
 
 
 def test_what_to_do_in_the_other_case_is_no_cause():
