@@ -138,7 +138,12 @@ SELF_VERDICT = re.compile(
     r"\b(?:is|are|was|were|está|estão|ficou|ficaram|ist|sind)\s+(?:now\s+|agora\s+|jetzt\s+)?"
     r"(?:all\s+|fully\s+|totally\s+|100\s*%\s+)?(?:validated|validad[oa]s?|complete|complet[oa]s?"
     r"|ready|pront[oa]s?|consistent|consistentes?|fertig|vollständig|done|finished|working"
-    r"|funcionando|aligned|alinhad[oa]s?)\b",
+    r"|funcionando|aligned|alinhad[oa]s?)\b"
+    # what the change will do, promised: "Now the sync will handle pagination properly", "The
+    # action should now work", "The code is now much cleaner"
+    r"|^now,?\s+(?:the|this|it|we|you)\b[^.;:]*?\b(?:will|should)\b"
+    r"|\b(?:should|will)\s+now\s+(?:work|run|pass|be)\b"
+    r"|\b(?:is|are)\s+now\s+(?:much\s+|far\s+|a\s+lot\s+|very\s+)(?:\w+er|more|less|better)\b",
     re.IGNORECASE,
 )
 # A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run

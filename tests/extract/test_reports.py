@@ -1893,3 +1893,16 @@ def test_a_japanese_request_for_work_is_no_rule_of_the_person(said, rule):
 def test_a_list_of_the_files_the_work_touched_is_no_fact():
     text = "Files modified: Main.kt, MainView.kt, README.md\n\nThe H2 console now runs standalone."
     assert "Files modified" not in " ".join(body for _, body in report(text))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Now the synchronization process will handle pagination properly.",
+        "Now the system will capture and log the exact error message when insertion fails.",
+        "The action should now work properly when the demo setup is enabled.",
+        "The code in `sync.py` is now much cleaner and consistent.",
+    ],
+)
+def test_what_a_change_is_promised_to_do_is_no_memory(said):
+    assert report(said) == []
