@@ -266,9 +266,13 @@ STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNOREC
 # A conclusion drawn, with a subject of its own ("So the guard is redundant"): the sentence
 # goes on from the one before, yet says its finding whole. ("But X…" adds to the one before.)
 JOINED_ON = re.compile(
-    r"^(?i:so|and\s+so|hence|thus|therefore),?\s+"
+    r"^(?i:so|and\s+so|hence|thus|therefore|but|however),?\s+"
     r"(?=(?i:the|a|an|its|their|our)\s|(?!I\s)[A-Z]\w*(?:'s)?\s|`)"
 )
+# After "But" a statement stands alone when it says why ("But `X` records any return as a
+# success — so returning `{}` flips the flag"); else it answers the thought before it.
+CONTRASTED = re.compile(r"^(?:but|however)\b", re.IGNORECASE)
+REASONED = ("cause", "choice")
 # "But actually, the staged changes don't include…": a thought going on from the last, in a
 # pasted log; not a rule the person set.
 GOES_ON = re.compile(rf"^(?:{GOING_ON}|actually|hmm)\b", re.IGNORECASE)
@@ -1260,7 +1264,10 @@ def meaning(
         )
     if joined := JOINED_ON.match(probe):
         rest = capitalised(body[as_written(body, joined.end()) :].lstrip())
-        return meaning(rest, cues, listed, person, slots) if rest else None
+        found = meaning(rest, cues, listed, person, slots) if rest else None
+        if found is not None and CONTRASTED.match(probe) and not found.why.startswith(REASONED):
+            return None  # "But the database has no record yet": of the thought before it
+        return found
     if DANGLING.match(probe):
         # "They were retries, and the job failed because `pnpm` was missing": half of a thought
         # said before it, but a later clause may stand alone.

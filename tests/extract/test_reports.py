@@ -1906,3 +1906,37 @@ def test_a_list_of_the_files_the_work_touched_is_no_fact():
 )
 def test_what_a_change_is_promised_to_do_is_no_memory(said):
     assert report(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # what follows from a statement, after a pause: a cause, whatever word comes next
+        (
+            (
+                "`DataUpdateCoordinator` records any non-raising return as a success — so "
+                "returning `{}` flips `last_update_success` to `True`."
+            ),
+            True,
+        ),
+        ("The label sits in the final `runtime` stage, so freshly built images carry it.", True),
+        # the agent acting on it, or "so far"
+        ("The lockfile in `frontend/` is stale, so I'm regenerating it now.", False),
+        ("The migration in `db/` is applied, so far without any trouble at all.", False),
+    ],
+)
+def test_what_follows_after_a_pause_and_so_is_a_cause(said, kept):
+    assert ([c for c, _ in report(said)] == ["lessons"]) is kept
+
+
+def test_a_statement_after_but_stands_alone_when_it_says_why():
+    said = (
+        "The guard keeps entities available before the first poll. But HA's "
+        "`DataUpdateCoordinator` records any return as a success — so returning `{}` flips "
+        "`last_update_success` to `True`."
+    )
+    stands = (
+        "HA's `DataUpdateCoordinator` records any return as a success — so returning `{}` "
+        "flips `last_update_success` to `True`."
+    )
+    assert report(said)[-1] == ("lessons", stands)

@@ -557,6 +557,12 @@ CUES = Cues(
             ),
             # "…nests everything under `plugins/`, which is why Cursor installs break"
             r"\b(?:which|that|this)(?:'s|\s+is|\s+was)\s+why\b|\bhence\b|\btherefore\b",
+            # "…records any return as a success — so returning `{}` flips the flag": what follows
+            # from it, after a pause; not "…, so I'm rerunning it" (the agent acting)
+            (
+                r"(?:[,;—–]|\s-)\s*so\s+(?!(?:i|i'm|i'll|i've|let|let's|we'll|we're|you|far|much"
+                r"|many|yes|no|now|far)\b)[a-z`]"
+            ),
             # "needs a separate ref input, otherwise dispatching it would use the old file": what
             # would happen; not "…when missing, otherwise append": what to do in the other case
             (
