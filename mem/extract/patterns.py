@@ -1049,15 +1049,15 @@ def candidates(
             continue
         if bullet and bullet.group("box"):
             continue  # a ticked box is done, not memory
-        if report and not person and bullet and is_open_question(body, cues):
-            # "Version management: - Yank v0.2.2 from PyPI?": a question the report leaves
-            # for the person to decide is open work.
-            yield (
-                Candidate("tasks", "task", cap(body), why="a question the report leaves open"),
-                None,
-            )
-            continue
         filing = introduced[-1][2] if introduced else section
+        if report and not person and bullet and is_open_question(body, cues):
+            # "Pending work: … - Yank v0.2.2 from PyPI?": a question left under open work is
+            # open work; elsewhere ("Are there JSON parsing issues?") it asks the person now,
+            # and the answer, not the question, is memory.
+            if filing is not None and filing[0] == "tasks":
+                why = "a question the report leaves open"
+                yield Candidate("tasks", "task", cap(body), why=why), None
+            continue
         # A heading or an introducing line files the list items under it, and the opening
         # sentence of the paragraph that follows; later prose (often a general explanation)
         # needs cues of its own.
@@ -1102,6 +1102,7 @@ def candidates(
             and not is_narration(body, cues)
             and said_words(body) >= (STATEMENT_MIN_WORDS if unit.own_line else LISTED_WORDS)
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
+            and (person or bullet or not stands_on_the_last(body))
         ):
             where = "the answer to 'what went wrong?'" if filing == default else "its heading"
             found = Candidate(filing[0], filing[1], cap(body), why=where)
@@ -1203,6 +1204,15 @@ def as_context(heading: str) -> str:
     """A heading short enough to stand before the items under it, or "": a question heading
     asks, and the items under it answer on their own."""
     return "" if len(heading) > HEADING_CONTEXT or is_question(heading) else heading
+
+
+def stands_on_the_last(body: str) -> bool:
+    """Whether a sentence is half of the thought before it: "These are critical for
+    validation", an aside in parentheses ("(Makes it show under the repo.)")."""
+    stripped = body.strip()
+    return bool(DANGLING.match(straight(stripped))) or (
+        stripped.startswith("(") and stripped.rstrip(".").endswith(")")
+    )
 
 
 def is_question(text: str) -> bool:

@@ -350,12 +350,15 @@ def test_the_finding_is_kept_without_the_agent_coming_to_it():
 
 def test_a_question_a_reports_list_leaves_open_is_a_task_and_one_to_the_reader_is_not():
     text = (
-        "Open decisions:\n"
+        "Pending work:\n"
         "- Yank v0.2.2 from PyPI?\n"
         "- Want me to open the pull request?\n"
         "- Should you rerun the failing job?\n"
     )
     assert report(text) == [("tasks", "Yank v0.2.2 from PyPI?")]
+    # Listed anywhere else, a question asks the person now: the answer is memory, not it.
+    asked = "What to check next:\n- Is pagination working correctly?\n- Are there JSON parsing issues?\n"
+    assert report(asked) == []
 
 
 def test_an_earlier_sessions_summary_the_person_pasted_is_mined_as_a_summary_and_not_its_log():
@@ -1940,3 +1943,14 @@ def test_a_statement_after_but_stands_alone_when_it_says_why():
         "flips `last_update_success` to `True`."
     )
     assert report(said)[-1] == ("lessons", stands)
+
+
+def test_a_sentence_under_a_heading_that_leans_on_the_one_before_is_not_filed_by_it():
+    text = (
+        "## Known issues\n\n"
+        "The schemas for `dist/validators/` are not exported.\n"
+        "These are critical for validation and agent-first design.\n\n"
+        "(Makes it show under the repo and inherit its visibility.)\n"
+    )
+    kept = [body for _, body in report(text)]
+    assert kept == ["The schemas for `dist/validators/` are not exported."]
