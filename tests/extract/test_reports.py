@@ -1954,3 +1954,15 @@ def test_a_sentence_under_a_heading_that_leans_on_the_one_before_is_not_filed_by
     )
     kept = [body for _, body in report(text)]
     assert kept == ["The schemas for `dist/validators/` are not exported."]
+
+
+def test_the_agent_naming_its_own_tooling_decides_nothing():
+    said = "I'm using the GitHub CI-fix skill because this is a failed Actions publish run."
+    assert prose(said) == []
+    assert [
+        c for c, _ in prose("I'll use SSH signing instead of GPG because CI has no agent.")
+    ] == ["decisions"]
+
+
+def test_if_the_issue_is_asks_and_does_not_say_what_the_issue_was():
+    assert report("Key improvements: helps identify if the issue is with the data itself.") == []

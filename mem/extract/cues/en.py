@@ -102,9 +102,11 @@ CUES = Cues(
         ),
         "lesson": (
             r"^(?:lesson(?:s)?(?: learned)?|gotcha|note|important|caveat)\s*:",
-            # (not "the issue is still occurring", "the bug is fixed now": its state)
+            # (not "the issue is still occurring", "the bug is fixed now": its state; nor
+            # "helps identify if the issue is with the data": a question, not its answer)
             (
-                r"\b(?:root\s+cause|the\s+(?:real\s+)?(?:problem|issue|bug|culprit)\s+(?:was|is)"
+                r"\b(?:root\s+cause|(?<!if\s)(?<!whether\s)the\s+(?:real\s+)?(?:problem|issue|bug"
+                r"|culprit)\s+(?:was|is)"
                 r"(?!\s+(?:still|now|gone|fixed|resolved|back|solved|persisting)\b))\b"
             ),
             r"\bturn(?:s|ed)\s+out\b",
@@ -464,8 +466,10 @@ CUES = Cues(
     note_about_self=(r"^(?:note|important|obs\.?)\s*:\s*(?:i\b|i'|i’|running|we're)",),
     decided_in_passing=(
         (
+            # (not "I'm using the CI-fix skill because…": the agent's own tooling for the task)
             r"^(?:i'll|i will|we'll|we will|i'm|we're|i am|we are)\s+(?:use|using|keep|keeping"
-            r"|switch|switching|go|going)\b.*\b(?:instead\s+of|over|rather\s+than|since|because)\b"
+            r"|switch|switching|go|going)\b(?!\s+(?:the\s+)?[\w-]+\s+(?:skill|subagent|tool)\b)"
+            r".*\b(?:instead\s+of|over|rather\s+than|since|because)\b"
         ),
         r"^(?:i'm|we're|i am|we are)\s+going\s+with\b",
         # One way taken over another, whatever the verb: "I'll bump line-length to 120 to
