@@ -998,7 +998,7 @@ def candidates(
             if block == unit.block and (indent < unit.indent or (indent == -1))
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
-        body = INTERJECTION.sub("", plain) if report else plain
+        body = INTERJECTION.sub("", plain)
         found_out = False  # "Discovered that X": X was found out
         if finding is not None:
             if PLANNED.search(straight(body)):

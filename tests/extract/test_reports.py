@@ -1966,3 +1966,12 @@ def test_the_agent_naming_its_own_tooling_decides_nothing():
 
 def test_if_the_issue_is_asks_and_does_not_say_what_the_issue_was():
     assert report("Key improvements: helps identify if the issue is with the data itself.") == []
+
+
+def test_an_interjection_on_the_way_is_chatter_and_what_follows_it_may_be_found():
+    said = (
+        "Good, `setupAgentHooks` already loads settings first and only modifies specific "
+        "fields, so it's fine."
+    )
+    steps = [Message("assistant", said), Message("assistant", "Running the tests.")]
+    assert [c.text for c in session(Capture(), steps)] == [said.removeprefix("Good, ")]
