@@ -1975,3 +1975,10 @@ def test_an_interjection_on_the_way_is_chatter_and_what_follows_it_may_be_found(
     )
     steps = [Message("assistant", said), Message("assistant", "Running the tests.")]
     assert [c.text for c in session(Capture(), steps)] == [said.removeprefix("Good, ")]
+
+
+@pytest.mark.parametrize("name", ["Expected behavior", "Target behavior:", "Desired outcome"])
+def test_what_a_spec_says_the_work_must_do_is_a_convention_under_any_name_of_it(name):
+    item = "Settled workers collapse out of the strip after the next user turn."
+    found = report(f"{name}\n\n- {item}\n")
+    assert [c for c, _ in found] == ["facts"] and found[0][1].endswith(item)

@@ -316,7 +316,7 @@ CUES = Cues(
             r"preferences?",
             r"notes?\s+for\s+next\s+time",
             # What an issue or a spec requires of the work: it holds after the session.
-            r"expected\s+(?:behaviou?r|results?)",
+            r"(?:expected|target|desired|intended|required)\s+(?:behaviou?r|results?|outcome)",
             r"(?:hard\s+)?(?:requirements?|constraints?)",
             r"acceptance\s+criteria",
         ),
