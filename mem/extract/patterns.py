@@ -177,7 +177,9 @@ THOUGHT_LABEL = re.compile(r"^(?:thinking|thought|reasoning|pensando|思考)\s*[
 # "Good, the other path already loads settings first": the interjection is chatter, the
 # rest may state something.
 INTERJECTION = re.compile(
-    r"^(?:good|great|perfect|ok(?:ay)?|excellent|nice|alright|sure|got\s+it)\b[,.!:—–-]+\s*(?=\S)",
+    r"^(?:good|great|perfect|ok(?:ay)?|excellent|nice|alright|sure|got\s+it)\b[,.!:—–-]+\s*(?=\S)"
+    # "Done — added `X` to the env block": the word says it is done, the rest what was
+    r"|^(?:done|fixed|resolved)\s*[—–:-]\s*(?=\S)",
     re.IGNORECASE,
 )
 # "After reviewing the commit, I realize that the change misses X": what was found is the
@@ -999,6 +1001,7 @@ def candidates(
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
         body = INTERJECTION.sub("", plain)
+        body = capitalised(body) if len(body) != len(plain) else body
         found_out = False  # "Discovered that X": X was found out
         if finding is not None:
             if PLANNED.search(straight(body)):

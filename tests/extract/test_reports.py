@@ -1982,3 +1982,10 @@ def test_what_a_spec_says_the_work_must_do_is_a_convention_under_any_name_of_it(
     item = "Settled workers collapse out of the strip after the next user turn."
     found = report(f"{name}\n\n- {item}\n")
     assert [c for c, _ in found] == ["facts"] and found[0][1].endswith(item)
+
+
+def test_what_follows_done_is_what_was_done():
+    said = (
+        "Done — added `CLICKHOUSE_DB: ${{ secrets.CLICKHOUSE_DB }}` to the Test step's env block."
+    )
+    assert report(said) == [("decisions", "A" + said.removeprefix("Done — a"))]
