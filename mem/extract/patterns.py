@@ -1119,7 +1119,10 @@ def candidates(
                 found = None  # on the way, a choice stands with its reason: "…to keep X"
             if found is not None and not is_statement(body, cues):
                 found = None
-        if found is None and report and is_statement(body, cues):
+        # A person's rule is often a few words ("Não quero notebook.", "No mocks."): said in
+        # their document, as short as any line worth reading.
+        least = MIN_CHARS if person and cues.obligation.search(straight(body)) else None
+        if found is None and report and is_statement(body, cues, least):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
             if found is not None and found.kind == "fact" and unit.block != counted:
@@ -1223,9 +1226,10 @@ def is_question(text: str) -> bool:
     return text.endswith(("?", "？")) or bool(QUESTION_WORD.match(text))
 
 
-def is_statement(body: str, cues: Compiled) -> bool:
-    """Whether a report's sentence states something, rather than narrating, asking or offering."""
-    long_enough = size(body) >= REPORT_MIN_CHARS
+def is_statement(body: str, cues: Compiled, least: int | None = None) -> bool:
+    """Whether a report's sentence states something, rather than narrating, asking or offering
+    (and says at least `least` characters' worth, REPORT_MIN_CHARS unless told)."""
+    long_enough = size(body) >= (REPORT_MIN_CHARS if least is None else least)
     return (
         long_enough
         and not is_narration(body, cues)

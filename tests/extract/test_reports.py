@@ -1989,3 +1989,16 @@ def test_what_follows_done_is_what_was_done():
         "Done — added `CLICKHOUSE_DB: ${{ secrets.CLICKHOUSE_DB }}` to the Test step's env block."
     )
     assert report(said) == [("decisions", "A" + said.removeprefix("Done — a"))]
+
+
+def test_a_persons_short_rule_in_their_document_is_kept():
+    spec = (
+        "7. A interface precisa ser clara para usuário não técnico.\n"
+        "Não quero notebook.\n"
+        "8. Criar README.md com:\n"
+        "* visão executiva\n"
+    )
+    found = [(c.category, c.text) for c in patterns.extract(spec, report=True, person=True)]
+    assert ("facts", "Não quero notebook.") in found
+    # not any short line of it: a rule says what is not to be done, or must be
+    assert all(text != "Criar README.md com:" for _, text in found)
