@@ -394,6 +394,21 @@ IF_ANSWER = re.compile(
     r"^(?:if\s+(?:not|so|yes|no)|otherwise|se\s+n[aã]o|falls\s+nicht)\b", re.IGNORECASE
 )
 BOLD_LINE = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?$")  # a line that is a bold title alone
+STRESSED_WORDS = 4  # a stressed clause that states says this many words at least
+# A verb that states how something is or behaves, not what to do: "is", "never runs", "works".
+STATES = re.compile(
+    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|hasn't|haven't|does|doesn't|did"
+    r"|didn't|can't|cannot|won't|never|must|only|always|needs|uses|runs|breaks|fails|records"
+    r"|returns|works|requires|reads|writes|lives|belongs|keys|ignores|skips|drops)\b",
+    re.IGNORECASE,
+)
+# A step for someone to take ("Run these tests serially"), or what a feature does said with
+# no subject ("Uses existing HTTP Client infrastructure"): no finding.
+STEP_VERB = re.compile(
+    r"^(?:run|use|add|make|set|check|tr(?:y|ies)|ensure|keep|create|update|remove|install"
+    r"|continue|track|log|return|work|handle|support|provide|process|show|allow)s?\b",
+    re.IGNORECASE,
+)
 BOLD = re.compile(r"(?<![\w*/\\])\*\*(?=[^\s*])(.+?)(?<=[^\s*/\\])\*\*(?![\w*/])")
 EMPHASIS = re.compile(r"(?<!\w)__(?=\S)([^_\n]*\s[^_\n]*?)(?<=\S)__(?!\w)")
 OUTPUT_STARTS = (
@@ -1131,6 +1146,9 @@ def candidates(
                 unsignalled, counted = unsignalled + 1, unit.block
             if found is not None and found.kind == "fact" and unsignalled > UNSIGNALLED_FACTS:
                 found = None
+            if found is None and not person and (stressed := stressed_statement(body)):
+                why = f"what the report stresses {quoted(stressed)}"
+                found = Candidate("facts", "fact", cap(body), why=why)
         if found is None:
             continue
         changed = found.why.startswith(CHANGE_WHY) and not REASON.search(body)
@@ -1210,6 +1228,26 @@ def as_context(heading: str) -> str:
     """A heading short enough to stand before the items under it, or "": a question heading
     asks, and the items under it answer on their own."""
     return "" if len(heading) > HEADING_CONTEXT or is_question(heading) else heading
+
+
+def stressed_statement(body: str) -> str:
+    """The clause a report sets in bold, when it states something ("**HA's coordinator records
+    any non-raising return as a success**", "**The orchestrator fix is the real fix**"): what
+    the agent marks as what matters. Not a stressed label, question, step or name."""
+    for stressed in BOLD.findall(body):
+        clause = stressed.strip().rstrip(".")
+        probe = straight(clause)
+        if (
+            len(probe.split()) >= STRESSED_WORDS
+            and STATES.search(probe)
+            and not probe.endswith((":", "：", "?", "？"))
+            and not probe.isupper()
+            and not SECOND_PERSON.search(probe)
+            and not STEP_VERB.match(probe)
+            and not DANGLING.match(probe)
+        ):
+            return clause
+    return ""
 
 
 def stands_on_the_last(body: str) -> bool:

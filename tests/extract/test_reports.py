@@ -2002,3 +2002,25 @@ def test_a_persons_short_rule_in_their_document_is_kept():
     assert ("facts", "Não quero notebook.") in found
     # not any short line of it: a rule says what is not to be done, or must be
     assert all(text != "Criar README.md com:" for _, text in found)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("**The orchestrator fix is the real fix** — it handles auth before the agent runs.", True),
+        (
+            "Orientation: **The bad `/fleet` UI is quarantined.** It exists only on one branch.",
+            True,
+        ),
+        # a stressed label, question, step, pronoun or a feature said with no subject
+        ("**Are there JSON parsing issues?** The sync log shows seven entries in the year.", False),
+        ("**Run these tests serially** with the `--runInBand` flag of the runner.", False),
+        (
+            "Bug 1 — the actual blocker: `async_is_device_available()` — **this is what fails**",
+            False,
+        ),
+        ("The sync **uses existing HTTP Client infrastructure** for all of its requests.", False),
+    ],
+)
+def test_a_statement_a_report_sets_in_bold_is_what_it_marks_as_mattering(said, kept):
+    assert bool(report(said)) is kept
