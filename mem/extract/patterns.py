@@ -1234,8 +1234,8 @@ def stressed_statement(body: str) -> str:
     """The clause a report sets in bold, when it states something ("**HA's coordinator records
     any non-raising return as a success**", "**The orchestrator fix is the real fix**"): what
     the agent marks as what matters. Not a stressed label, question, step or name."""
-    for stressed in BOLD.findall(body):
-        clause = stressed.strip().rstrip(".")
+    for stressed in BOLD.finditer(body):
+        clause = stressed[1].strip().rstrip(".")
         probe = straight(clause)
         if (
             len(probe.split()) >= STRESSED_WORDS
