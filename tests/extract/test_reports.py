@@ -2024,3 +2024,14 @@ def test_a_persons_short_rule_in_their_document_is_kept():
 )
 def test_a_statement_a_report_sets_in_bold_is_what_it_marks_as_mattering(said, kept):
     assert bool(report(said)) is kept
+
+
+@pytest.mark.parametrize(
+    ("said", "lesson"),
+    [
+        ("問題はIDではなく「同意モードの構成」です。", True),  # the problem is the consent setup
+        ("本番のビルドには問題はありません。", False),  # no problem in the build
+    ],
+)
+def test_the_problem_is_said_in_japanese_is_a_lesson(said, lesson):
+    assert ([c for c, _ in prose(said)] == ["lessons"]) is lesson

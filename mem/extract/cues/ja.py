@@ -6,7 +6,12 @@ CUES = Cues(
     rules={
         "task": (r"^(?:TODO|未対応|今後の課題|次のステップ)\s*[:：]",),
         "decision": (r"^(?:決定|方針|対応)\s*[:：]", r"(?:により|によって|ことで)(?:修正|解決)し"),
-        "lesson": (r"^(?:原因|根本原因|問題)\s*[:：]",),
+        "lesson": (
+            r"^(?:原因|根本原因|問題)\s*[:：]",
+            # "問題はIDではなく…です": the problem is (as English "the problem is"), not "問題は
+            # ありません" (no problem)
+            r"(?:本当の|真の)?(?:問題|原因)は(?!\s*(?:ありません|ない|なし|解決|直り|修正))",
+        ),
         "warning": (r"^(?:注意|警告)\s*[:：]",),
         # as English reads "this project uses"
         "convention": (
