@@ -2035,3 +2035,15 @@ def test_a_statement_a_report_sets_in_bold_is_what_it_marks_as_mattering(said, k
 )
 def test_the_problem_is_said_in_japanese_is_a_lesson(said, lesson):
     assert ([c for c, _ in prose(said)] == ["lessons"]) is lesson
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Läuft. War nur ein Timing-Problem beim Deploy-Check.",
+        "Das eigentliche Problem war der falsche Pfad in `deploy.sh`.",
+        "It was just a timing issue in the deploy check of the NAS.",
+    ],
+)
+def test_what_kind_of_trouble_it_was_is_a_lesson(said):
+    assert "lessons" in [c for c, _ in report(said)]

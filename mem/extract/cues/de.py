@@ -9,7 +9,15 @@ CUES = Cues(
             r"^(?:Entscheidung|Lösung)\s*:",
             r"\b(?:behoben|gelöst),?\s+(?:durch|indem)\b",
         ),
-        "lesson": (r"^(?:Ursache|Grund|Problem)\s*:",),
+        "lesson": (
+            r"^(?:Ursache|Grund|Problem)\s*:",
+            # as English "the problem was", "it was just a timing issue"
+            (
+                r"\b(?:das\s+(?:eigentliche\s+)?problem|die\s+(?:eigentliche\s+)?ursache)\s+(?:ist|war"
+                r"|liegt)\b(?!\s+(?:noch|behoben|gelöst)\b)"
+            ),
+            r"\b(?:war|ist)\s+(?:nur|bloß|lediglich)\s+ein\s+[\w-]*(?:problem|fehler)\b",
+        ),
         "warning": (r"^(?:Achtung|Warnung|Hinweis)\s*:",),
         # as English reads "we prefer" and "this project uses"
         "preference": (r"\b(?:ich|wir)\s+(?:bevorzuge|bevorzugen)\b",),

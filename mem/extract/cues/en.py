@@ -110,6 +110,8 @@ CUES = Cues(
                 r"(?!\s+(?:still|now|gone|fixed|resolved|back|solved|persisting)\b))\b"
             ),
             r"\bturn(?:s|ed)\s+out\b",
+            # "It was just a timing issue in the deploy check": what kind of trouble it was
+            r"\b(?:was|is)\s+(?:just|only|simply|merely)\s+an?\s+[\w-]+\s+(?:issue|problem|bug)\b",
             (
                 r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised|realize"
                 r"|realise)\b"
