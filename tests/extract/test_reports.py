@@ -2047,3 +2047,8 @@ def test_the_problem_is_said_in_japanese_is_a_lesson(said, lesson):
 )
 def test_what_kind_of_trouble_it_was_is_a_lesson(said):
     assert "lessons" in [c for c, _ in report(said)]
+
+
+def test_a_german_verb_negated_says_how_something_went_wrong_as_an_english_one_does():
+    said = "Kein QSL Container oder Verzeichnis auf `host-node-01`, das Deployment läuft dort nie."
+    assert [c for c, _ in report(said)] == ["lessons"]

@@ -110,7 +110,9 @@ CUES = Cues(
             (
                 r"\b(?:fehl\w*|falsch\w*|kaputt|existiert\s+nicht|nicht\s+(?:definiert|unterstützt|gefunden"
                 r"|vorhanden)|veraltet\w*|leer|unsinnig\w*|problem\w*|bug|typo|tippfehler|undefiniert\w*"
-                r"|doppelt\w*|inkonsisten\w*)\b"
+                r"|doppelt\w*|inkonsisten\w*"
+                # a verb negated, as English "doesn't", "isn't": "akzeptiert keine Optionen"
+                r"|kein(?:e|en|er|em|es)?|nicht|nie|niemals)\b"
             ),
         ),
         "choice": (
