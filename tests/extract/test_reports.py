@@ -2052,3 +2052,8 @@ def test_what_kind_of_trouble_it_was_is_a_lesson(said):
 def test_a_german_verb_negated_says_how_something_went_wrong_as_an_english_one_does():
     said = "Kein QSL Container oder Verzeichnis auf `host-node-01`, das Deployment läuft dort nie."
     assert [c for c, _ in report(said)] == ["lessons"]
+
+
+def test_a_portuguese_failure_says_how_as_an_english_one_does():
+    said = "O arquivo `config.yaml` não existe no container, e o deploy falha na inicialização."
+    assert [c for c, _ in report(said)] == ["lessons"]

@@ -244,7 +244,10 @@ CUES = Cues(
         "failure": (
             (
                 r"\b(?:falh\w+|erros?\b|bug|quebr\w+|errad\w+|faltando|problema|n[aã]o\s+funciona"
-                r"|timeout|lent\w+|conflit\w+|obsolet\w+)"
+                r"|timeout|lent\w+|conflit\w+|obsolet\w+"
+                # how, as English "not found", "never", "isn't set": "não existe", "nunca"
+                r"|n[aã]o\s+(?:existe|existia|(?:foi\s+|é\s+)?encontrad\w+|carreg\w+|suport\w+"
+                r"|reconhec\w+|est[aá]\s+(?:definid|configurad|instalad)\w*)|nunca|ausente)"
             ),
         ),
         "choice": (
