@@ -311,6 +311,10 @@ UNDER_WAY = re.compile(
     re.IGNORECASE,
 )
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
+# A failure supposed, not found: "If `'voucherNumber'` doesn't work, we can try `'voucher'`".
+SUPPOSED = re.compile(
+    r"^(?:(?:if|in\s+case|should|wenn|falls|se|caso)\b|如果|假如|もし)", re.IGNORECASE
+)
 # A failure's name, that something went wrong, not how: "the insert fails", "an error".
 # Alone it says a symptom (or an error handling's subject); what was learned says how it
 # went wrong (missing, never, does not…) or why (a cause); what will fail is a consequence.
@@ -1395,6 +1399,7 @@ def holds(slot: str, probe: str) -> bool:
     if slot == "failure":
         return (
             not ACTION_START.match(probe)
+            and not SUPPOSED.match(probe)
             and len(probe.split()) >= FAILURE_WORDS
             and (says_how_it_failed(probe) or says_cause(probe))
         )

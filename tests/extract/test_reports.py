@@ -2057,3 +2057,18 @@ def test_a_german_verb_negated_says_how_something_went_wrong_as_an_english_one_d
 def test_a_portuguese_failure_says_how_as_an_english_one_does():
     said = "O arquivo `config.yaml` não existe no container, e o deploy falha na inicialização."
     assert [c for c, _ in report(said)] == ["lessons"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "If `'voucherNumber'` doesn't work, we can easily try `'voucher'` by changing one line.",
+        "Wenn der Container nicht startet, hilft ein Neustart des NAS in den meisten Fällen.",
+    ],
+)
+def test_a_failure_supposed_is_no_finding(said):
+    assert "lessons" not in [c for c, _ in report(said)]
+
+
+def test_preferences_the_noun_choose_nothing():
+    assert report("Learner approves the plan, and the session starts with preferences.") == []

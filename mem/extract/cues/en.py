@@ -593,7 +593,9 @@ CUES = Cues(
             (
                 r"\b(?:instead\s+of|rather\s+than|in\s+favou?r\s+of|over\s+(?:the\s+)?\w+|alternatives?"
                 r"|simpler|trade-?offs?|revert(?:ed|ing)?|roll(?:ed)?\s+back|defer(?:red)?|declined"
-                r"|postponed|punt(?:ed)?|chose|chosen|opted|picked|decided|prefer\w*|went\s+with"
+                r"|postponed|punt(?:ed)?|chose|chosen|opted|picked|decided|went\s+with"
+                # (the verb, not "preferences": "session starts with preferences" chooses nothing)
+                r"|prefer(?:s|red|ring|able|ably)?"
                 r"|kept|keep|skip(?:ped)?|avoid\w*)\b"
             ),
         ),
