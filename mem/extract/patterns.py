@@ -345,6 +345,7 @@ TO_READER_QUESTION = re.compile(
 TITLE_WORDS = 3  # a heading that names an item alone says this many words
 LISTED_WORDS = 2  # an item its heading files says this many (a list of links says nothing)
 STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
+LABELLED_WORDS = 3  # what a label files in a heading says this many, names included
 # In a person's document, a change is work asked for and a failure the problem to solve; what
 # it states of the project without a rule or a cause is context for this session only.
 PERSON_SKIPS = frozenset({"change", "failure"})
@@ -951,7 +952,12 @@ def candidates(
             stated = None  # "## Root Cause: race in `X`": a label and what it labels, as a heading
             if unit.kind == "heading" and LABEL_LINE.match(unit.text):
                 said = classify(clean(MARKER.sub("", unit.text)), cues)
-                if said is not None and said_words(said.text) >= STATEMENT_MIN_WORDS:
+                # A label says what its value is: "### Version strategy: `bump-my-version`"
+                # says a decision in three words; a cue in the middle of a heading needs more.
+                least = LABELLED_WORDS if said and said.why.startswith("label") else None
+                if said is not None and said_words(said.text, paths=least is not None) >= (
+                    least or STATEMENT_MIN_WORDS
+                ):
                     stated = said._replace(why=f"{said.why}, in a heading")
             titled = False  # a heading under a section that files it names the item under it
             if unit.kind == "heading":

@@ -2072,3 +2072,9 @@ def test_a_failure_supposed_is_no_finding(said):
 
 def test_preferences_the_noun_choose_nothing():
     assert report("Learner approves the plan, and the session starts with preferences.") == []
+
+
+def test_a_heading_whose_label_names_a_decision_states_it_however_short():
+    text = "### Version strategy: `bump-my-version`\n\nManual bump command, then push a tag.\n"
+    assert report(text) == [("decisions", "Version strategy: `bump-my-version`")]
+    assert report("### Phase 4: PyPI Release Management\n\nThe upload runs on tags.\n") == []

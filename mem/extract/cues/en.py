@@ -240,7 +240,7 @@ CUES = Cues(
             r"\b(?:haven't|have\s+not|not\s+yet)\s+started\b",
         ),
         "decision": (
-            r"^(?:\w+\s+)?(?:change|decision|approach|solution|fix|choice|workaround)\s*:",
+            r"^(?:\w+\s+)?(?:change|decision|approach|solution|fix|choice|workaround|strategy)\s*:",
             r"^decided\s+on\b",
         ),
         "warning": (
