@@ -121,6 +121,12 @@ SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]?\s")
 LEAF_LEVEL = 9  # a heading drawn in bold, capitals or alone: below any `#` or numbered one
 HEADING_WORDS = 6  # a line standing alone this short, with no sentence end, heads what follows
 HEADING_CHARS = 80  # a heading is short, as a reader weighs it (`size`)
+# A heading for what need not be done: its items are no task for the next session.
+LOW_PRIORITY = re.compile(
+    r"\b(?:low(?:er)?\s+priority|nice[- ]to[- ]have|optional|niedrig|baixa\s+prioridade"
+    r"|opcional)\b|低优先级|可选|低優先度",
+    re.IGNORECASE,
+)
 TABLE_ROW = re.compile(r"^\|.*\|$")
 TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*\|$")
 # A test run's status is no memory: "All 18 tests passing", "72 tests pass with `pytest`".
@@ -943,8 +949,10 @@ def candidates(
             finding = None
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
-            if cues.option.search(bare):
-                proposed = unit.indent  # "### Option 2: …": what follows is proposed
+            if cues.option.search(bare) or LOW_PRIORITY.search(bare):
+                # "### Option 2: …": what follows is proposed; "NIEDRIG (Nice-to-have)", "Low
+                # priority": what follows may never be done, no work to hand on
+                proposed = unit.indent
                 continue
             if proposed != -1 and (unit.indent <= proposed or CONCLUSION.match(bare)):
                 proposed = -1  # the next section, or the options' conclusion ("Recommendation")

@@ -2078,3 +2078,18 @@ def test_a_heading_whose_label_names_a_decision_states_it_however_short():
     text = "### Version strategy: `bump-my-version`\n\nManual bump command, then push a tag.\n"
     assert report(text) == [("decisions", "Version strategy: `bump-my-version`")]
     assert report("### Phase 4: PyPI Release Management\n\nThe upload runs on tags.\n") == []
+
+
+def test_what_a_report_files_as_nice_to_have_is_no_task():
+    text = (
+        "## Next steps\n\n"
+        "### HIGH (bugs)\n"
+        "- Enable and fix `noice.lua`: every group has nonsense colours\n\n"
+        "### LOW (nice-to-have)\n"
+        "- A light theme variant of the palette\n"
+        "- Extras for other tools such as Kitty and Alacritty\n\n"
+        "### Low priority\n"
+        "- **Rate limiting** - prevent input flooding of the bridge\n"
+    )
+    tasks = [body for category, body in report(text) if category == "tasks"]
+    assert len(tasks) == 1 and "noice.lua" in tasks[0]
