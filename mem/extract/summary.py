@@ -17,6 +17,7 @@ from mem.extract.patterns import (
     SECOND_PERSON,
     SECTION_NUMBER,
     STATEMENT_WORDS,
+    STEM,
     Candidate,
     Unit,
     body_of,
@@ -95,6 +96,11 @@ CHANGE_VERB = re.compile(
 PROSE_COMMIT = re.compile(
     r"\b(?:committed|commit)\s+(?:as\s+|in\s+|it\s+as\s+)?`?(?P<sha>[0-9a-f]{7,40})`?\b",
     re.IGNORECASE,
+)
+# The words of a line that only announces a list ("I've made the following changes:", "Here
+# is what I did:"), as `content_words` cuts them.
+INTRODUCING_WORDS = frozenset(
+    word[:STEM] for word in ("made", "following", "changes", "here", "what", "done", "these")
 )
 OUTCOME_WORDS = 6  # a What says what was done to what: "Fixed — one line in x" says neither
 UNFINISHED_KEPT = 2  # words an item cut of its dangling word still says, to stand in a What
@@ -520,12 +526,26 @@ def with_items(introduction: str, items: list[str]) -> str:
     """A line that introduces a list with as many of its items as fit in one entry: "Fixed
     in `setup.go` - now both functions: load settings first; update only the given fields"."""
     stated = introduction.rstrip(":： ")
+    if not content_words(stated) - INTRODUCING_WORDS:
+        # "I've made the following changes:" says only that a list follows: its items say
+        # what was done
+        return cap("; ".join(items_within(items, MAX_CHARS)))
     kept: list[str] = []
     for item in items:
         if kept and len(f"{stated}: {'; '.join([*kept, item])}") > MAX_CHARS:
             break
         kept.append(item)
     return cap(f"{stated}: {'; '.join(kept)}")
+
+
+def items_within(items: list[str], most: int) -> list[str]:
+    """As many of a list's items as fit in `most` characters, joined with "; " (one at least)."""
+    kept: list[str] = []
+    for item in items:
+        if kept and len("; ".join([*kept, item])) > most:
+            break
+        kept.append(item)
+    return kept
 
 
 def titles(subject: str, account: str) -> bool:

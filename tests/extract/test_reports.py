@@ -2093,3 +2093,12 @@ def test_what_a_report_files_as_nice_to_have_is_no_task():
     )
     tasks = [body for category, body in report(text) if category == "tasks"]
     assert len(tasks) == 1 and "noice.lua" in tasks[0]
+
+
+def test_a_line_that_only_announces_a_list_leaves_the_what_to_its_items():
+    text = (
+        "I've made the following changes:\n\n"
+        "1. **Removed AutoIncrement** from the `Entry No.` field of the landing table\n"
+        "2. **Added a `GetNextEntryNo()` procedure** that finds the next free entry number\n"
+    )
+    assert what_of(text).startswith("**Removed AutoIncrement** from the `Entry No.` field")
