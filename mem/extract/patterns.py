@@ -121,10 +121,10 @@ SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]?\s")
 LEAF_LEVEL = 9  # a heading drawn in bold, capitals or alone: below any `#` or numbered one
 HEADING_WORDS = 6  # a line standing alone this short, with no sentence end, heads what follows
 HEADING_CHARS = 80  # a heading is short, as a reader weighs it (`size`)
-# A heading for what need not be done: its items are no task for the next session.
+# A heading for what need not be done: what it lists is no task for the next session (its
+# lessons and rules still are).
 LOW_PRIORITY = re.compile(
-    r"\b(?:low(?:er)?\s+priority|nice[- ]to[- ]have|optional|niedrig|baixa\s+prioridade"
-    r"|opcional)\b|低优先级|可选|低優先度",
+    r"\b(?:low(?:er)?\s+priority|nice[- ]to[- ]have|niedrig|baixa\s+prioridade)\b|低优先级|低優先度",
     re.IGNORECASE,
 )
 TABLE_ROW = re.compile(r"^\|.*\|$")
@@ -145,11 +145,14 @@ SELF_VERDICT = re.compile(
     r"(?:all\s+|fully\s+|totally\s+|100\s*%\s+)?(?:validated|validad[oa]s?|complete|complet[oa]s?"
     r"|ready|pront[oa]s?|consistent|consistentes?|fertig|vollständig|done|finished|working"
     r"|funcionando|aligned|alinhad[oa]s?)\b"
-    # what the change will do, promised: "Now the sync will handle pagination properly", "The
-    # action should now work", "The code is now much cleaner"
-    r"|^now,?\s+(?:the|this|it|we|you)\b[^.;:]*?\b(?:will|should)\b"
-    r"|\b(?:should|will)\s+now\s+(?:work|run|pass|be)\b"
-    r"|\b(?:is|are)\s+now\s+(?:much\s+|far\s+|a\s+lot\s+|very\s+)(?:\w+er|more|less|better)\b",
+    # how well the change will do, promised: "Now the sync will handle pagination properly",
+    # "The action should now work", "The code is now much cleaner" (not what it will do: "Now
+    # it will refuse to start if…", "Old sessions will now be pruned…")
+    r"|^now,?\s+(?:the|this|it|we|you)\b[^.;:]*?\b(?:will|should)\b[^.;:]*?\b(?:properly"
+    r"|correctly|better|much\s+more|far\s+more|more\s+robust\w*|as\s+expected)\b"
+    r"|\b(?:should|will)\s+now\s+work\b"
+    r"|\b(?:is|are)\s+now\s+(?:much\s+|far\s+|a\s+lot\s+|very\s+)?(?:cleaner|better|simpler"
+    r"|more\s+(?:robust|readable|consistent|maintainable)|production[- ]ready)\b",
     re.IGNORECASE,
 )
 # A step of the workflow, not a finding: "Created and switched to `codex/x`", "Executed `uv run
@@ -185,7 +188,7 @@ THOUGHT_LABEL = re.compile(r"^(?:thinking|thought|reasoning|pensando|思考)\s*[
 INTERJECTION = re.compile(
     r"^(?:good|great|perfect|ok(?:ay)?|excellent|nice|alright|sure|got\s+it)\b[,.!:—–-]+\s*(?=\S)"
     # "Done — added `X` to the env block": the word says it is done, the rest what was
-    r"|^(?:done|fixed|resolved)\s*[—–:-]\s*(?=\S)",
+    r"|^(?:done|fixed|resolved)\s+[—–-]\s+(?=\S)",
     re.IGNORECASE,
 )
 # "After reviewing the commit, I realize that the change misses X": what was found is the
@@ -317,16 +320,24 @@ UNDER_WAY = re.compile(
     re.IGNORECASE,
 )
 FAILURE_WORDS = 6  # a failure said in fewer words is a status, not a finding
-# A failure supposed, not found: "If `'voucherNumber'` doesn't work, we can try `'voucher'`".
+# A failure supposed, not found: "If `'voucherNumber'` doesn't work, we can try `'voucher'`":
+# a condition the sentence answers with a plan (not "If the cache is missing, the loader
+# returns nothing": how the code behaves).
 SUPPOSED = re.compile(
-    r"^(?:(?:if|in\s+case|should|wenn|falls|se|caso)\b|如果|假如|もし)", re.IGNORECASE
+    r"^(?:(?:if|in\s+case|wenn|se|caso)\b|如果|假如|もし)"
+    r".*?(?:\b(?:we\s+(?:can|could|will|would)|i\s+(?:can|could|will|would)|i'll|we'll|let's"
+    r"|let\s+me|you\s+(?:can|could)|podemos|können\s+wir)\b|可以|ましょう)",
+    re.IGNORECASE,
 )
 # A failure's name, that something went wrong, not how: "the insert fails", "an error".
 # Alone it says a symptom (or an error handling's subject); what was learned says how it
 # went wrong (missing, never, does not…) or why (a cause); what will fail is a consequence.
 SYMPTOM = re.compile(
-    r"(?<!will )(?<!would )\b(?:fail(?:s|ed|ing|ures?)?|errors?|errored|erroring|bugs?|regressions?|crash\w*|broken"
-    r"|problems?|issues?|falh\w+|erros?|problemas?|fehler\w*|fehlgeschlagen|problem\w*)\b"
+    # "keine Fehler mehr", "no errors": none, said with the word that denies it
+    r"\b(?:kein\w*|no)\s+(?:fehler\w*|problem\w*|errors?|issues?|problems?)\b"
+    r"|(?<!will )(?<!would )\b(?:fail(?:s|ed|ing|ures?)?|errors?|errored|erroring|bugs?"
+    r"|regressions?|crash\w*|broke|broken|problems?|issues?|falh\w+|erros?|problemas?|quebr\w+"
+    r"|fehler\w*|fehlgeschlagen|fehl|problem\w*)\b"
     r"|失败|错误|报错|问题|失敗|エラー|問題",
     re.IGNORECASE,
 )
@@ -352,6 +363,10 @@ TITLE_WORDS = 3  # a heading that names an item alone says this many words
 LISTED_WORDS = 2  # an item its heading files says this many (a list of links says nothing)
 STATEMENT_MIN_WORDS = 5  # what a signal files says at least this many
 LABELLED_WORDS = 3  # what a label files in a heading says this many, names included
+# A label's value still to come: "Testing strategy: TBD".
+PLACEHOLDER_VALUE = re.compile(
+    r"^[\s*_`]*(?:tbd|tba|todo|n/?a|none|unknown|pending|see\s+below)\b", re.IGNORECASE
+)
 # In a person's document, a change is work asked for and a failure the problem to solve; what
 # it states of the project without a rule or a cause is context for this session only.
 PERSON_SKIPS = frozenset({"change", "failure"})
@@ -406,6 +421,7 @@ IF_ANSWER = re.compile(
 )
 BOLD_LINE = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?$")  # a line that is a bold title alone
 STRESSED_WORDS = 4  # a stressed clause that states says this many words at least
+FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|i'll|we|we've|we're|we'll)\b", re.IGNORECASE)
 # A verb that states how something is or behaves, not what to do: "is", "never runs", "works".
 STATES = re.compile(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|hasn't|haven't|does|doesn't|did"
@@ -938,6 +954,7 @@ def candidates(
     # ("High priority" under "Recommendations") files as the nearest one above it that does.
     above: list[tuple[int, Filing | None]] = []
     proposed = -1  # the level of a heading naming one of several options, until the next
+    optional = -1  # the level of a heading naming work of low priority, until the next
     # What an option's label line or list item holds: (block, indent) of that line, its items
     # being the units of that block indented deeper (a line's list: the next block, any indent)
     option: tuple[int, int] | None = None
@@ -949,10 +966,12 @@ def candidates(
             finding = None
         if unit.kind in ("heading", "title"):
             bare = clean(MARKER.sub("", unit.text))
-            if cues.option.search(bare) or LOW_PRIORITY.search(bare):
-                # "### Option 2: …": what follows is proposed; "NIEDRIG (Nice-to-have)", "Low
-                # priority": what follows may never be done, no work to hand on
-                proposed = unit.indent
+            if optional != -1 and unit.indent <= optional:
+                optional = -1  # past the section of work of low priority
+            if LOW_PRIORITY.search(bare):
+                optional = unit.indent  # "NIEDRIG (Nice-to-have)": may never be done
+            if cues.option.search(bare):
+                proposed = unit.indent  # "### Option 2: …": what follows is proposed
                 continue
             if proposed != -1 and (unit.indent <= proposed or CONCLUSION.match(bare)):
                 proposed = -1  # the next section, or the options' conclusion ("Recommendation")
@@ -961,8 +980,11 @@ def candidates(
             if unit.kind == "heading" and LABEL_LINE.match(unit.text):
                 said = classify(clean(MARKER.sub("", unit.text)), cues)
                 # A label says what its value is: "### Version strategy: `bump-my-version`"
-                # says a decision in three words; a cue in the middle of a heading needs more.
-                least = LABELLED_WORDS if said and said.why.startswith("label") else None
+                # says a decision in three words, when the value names something ("Root cause:
+                # still unknown" names nothing); a cue in the middle of a heading needs more.
+                value = unit.text.partition(":")[2]
+                valued = FACT_ANCHOR.search(value) and not PLACEHOLDER_VALUE.match(value)
+                least = LABELLED_WORDS if said and said.why.startswith("label") and valued else None
                 if said is not None and said_words(said.text, paths=least is not None) >= (
                     least or STATEMENT_MIN_WORDS
                 ):
@@ -1080,7 +1102,8 @@ def candidates(
         if bullet and AGENT_NOTES_LINK.search(body):
             continue  # "[task.md](file:///…/.gemini/…/task.md) (All items done)": its own notes
         if bullet and bullet.group("box") == " ":
-            yield Candidate("tasks", "task", cap(body), why=UNTICKED), None
+            if optional == -1:
+                yield Candidate("tasks", "task", cap(body), why=UNTICKED), None
             step = (unit.block, unit.indent)
             continue
         if bullet and bullet.group("box"):
@@ -1107,6 +1130,8 @@ def candidates(
         if asks_the_person(body, cues):
             continue  # "**PyPI project created?** If not, I can…": a question to the person
         found = classify(body, cues)
+        if filing == NEXT_STEP and optional != -1:
+            continue  # a step of low priority
         if filing == NEXT_STEP:
             if step and unit.block == step[0] and (unit.kind == "bullet" or unit.in_bullet):
                 # A detail of the step above it ("- Location: `planner.py:211`"), or a sub-step:
@@ -1138,7 +1163,12 @@ def candidates(
             and not is_narration(body, cues)
             and said_words(body) >= (STATEMENT_MIN_WORDS if unit.own_line else LISTED_WORDS)
             and (filing[0] != "decisions" or not REPORTED_STEP.match(body) or REASON.search(body))
-            and (person or bullet or not stands_on_the_last(body))
+            and (
+                person
+                or bullet
+                or (opens_block and unit.block == section_block)  # nothing before it to lean on
+                or not stands_on_the_last(body)
+            )
         ):
             where = "the answer to 'what went wrong?'" if filing == default else "its heading"
             found = Candidate(filing[0], filing[1], cap(body), why=where)
@@ -1152,9 +1182,9 @@ def candidates(
                 found = None  # on the way, a choice stands with its reason: "…to keep X"
             if found is not None and not is_statement(body, cues):
                 found = None
-        # A person's rule is often a few words ("Não quero notebook.", "No mocks."): said in
-        # their document, as short as any line worth reading.
-        least = MIN_CHARS if person and cues.obligation.search(straight(body)) else None
+        # A person's rule is often a few words ("Não quero notebook.", "Never use mocks."):
+        # opening on what it forbids or requires, as short as any line worth reading.
+        least = MIN_CHARS if person and cues.obligation.match(straight(body)) else None
         if found is None and report and is_statement(body, cues, least):
             listed = bool(bullet) or bool(LABEL_LINE.match(body))
             found = meaning(body, cues, listed, person)
@@ -1167,7 +1197,7 @@ def candidates(
             if found is None and not person and (stressed := stressed_statement(body)):
                 why = f"what the report stresses {quoted(stressed)}"
                 found = Candidate("facts", "fact", cap(body), why=why)
-        if found is None:
+        if found is None or (optional != -1 and found.category == "tasks"):
             continue
         changed = found.why.startswith(CHANGE_WHY) and not REASON.search(body)
         if bullet and (found.why.startswith(GATHERED) or changed) and found.category != "tasks":
@@ -1252,12 +1282,16 @@ def stressed_statement(body: str) -> str:
     """The clause a report sets in bold, when it states something ("**HA's coordinator records
     any non-raising return as a success**", "**The orchestrator fix is the real fix**"): what
     the agent marks as what matters. Not a stressed label, question, step or name."""
-    for stressed in BOLD.finditer(body):
+    for stressed in BOLD.finditer(body[:RULE_WINDOW]):  # (unclosed `**` cost a scan each)
         clause = stressed[1].strip().rstrip(".")
         probe = straight(clause)
         if (
             len(probe.split()) >= STRESSED_WORDS
             and STATES.search(probe)
+            and not FIRST_PERSON.match(probe)  # "**I have pushed everything**": the agent's step
+            and not STATUS_LINE.search(probe)
+            and not SUMMARY_LABEL.match(probe)
+            and not probe.lower().startswith(("summary", "all "))
             and not probe.endswith((":", "：", "?", "？"))
             and not probe.isupper()
             and not SECOND_PERSON.search(probe)
@@ -1427,8 +1461,9 @@ def holds(slot: str, probe: str) -> bool:
 
 
 def says_how_it_failed(probe: str) -> bool:
-    """Whether a failure statement says more than a failure's name (`SYMPTOM`)."""
-    rest = SYMPTOM.sub(" ", probe)
+    """Whether a failure statement says more than a failure's name (`SYMPTOM`), in its own
+    words (a word in code is a name: `--never-cache` says no "never")."""
+    rest = SYMPTOM.sub(" ", uncoded(probe))
     return any(
         pattern.search(rest) for pattern, kind, _, _ in compiled().meaning if kind == "failure"
     )

@@ -17,11 +17,11 @@ from mem.extract.patterns import (
     SECOND_PERSON,
     SECTION_NUMBER,
     STATEMENT_WORDS,
-    STEM,
     Candidate,
     Unit,
     body_of,
     cap,
+    capitalised,
     classify,
     clean,
     content_words,
@@ -98,10 +98,15 @@ PROSE_COMMIT = re.compile(
     re.IGNORECASE,
 )
 # The words of a line that only announces a list ("I've made the following changes:", "Here
-# is what I did:"), as `content_words` cuts them.
+# is what I did:"); one with any other word ("…changes to the CLI:") says where.
 INTRODUCING_WORDS = frozenset(
-    word[:STEM] for word in ("made", "following", "changes", "here", "what", "done", "these")
+    (
+        *("i", "i've", "ive", "we", "we've", "have", "has", "made", "make", "the", "following"),
+        *("changes", "change", "here", "is", "are", "what", "did", "done", "these", "this"),
+        *("summary", "of"),
+    )
 )
+WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 OUTCOME_WORDS = 6  # a What says what was done to what: "Fixed — one line in x" says neither
 UNFINISHED_KEPT = 2  # words an item cut of its dangling word still says, to stand in a What
 MAX_LISTED = 12  # items per list in a handoff; the rest are counted
@@ -462,7 +467,9 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
     told = changed = fallback = ""
     units = list(prose_units(text))
     for index, unit in enumerate(units):
-        sentence = INTERJECTION.sub("", body_of(unit))
+        said = body_of(unit)
+        sentence = INTERJECTION.sub("", said)
+        sentence = capitalised(sentence) if len(sentence) != len(said) else sentence
         items = listed_after(units, index) if sentence.endswith((":", "：")) else []
         # A line alone that introduces a list reads as a title ("Improved the tests:"); with
         # its items it says what was done, as a sentence would.
@@ -526,7 +533,7 @@ def with_items(introduction: str, items: list[str]) -> str:
     """A line that introduces a list with as many of its items as fit in one entry: "Fixed
     in `setup.go` - now both functions: load settings first; update only the given fields"."""
     stated = introduction.rstrip(":： ")
-    if not content_words(stated) - INTRODUCING_WORDS:
+    if not set(WORDS.findall(stated.lower())) - INTRODUCING_WORDS:
         # "I've made the following changes:" says only that a list follows: its items say
         # what was done
         return cap("; ".join(items_within(items, MAX_CHARS)))

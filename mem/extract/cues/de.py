@@ -14,9 +14,10 @@ CUES = Cues(
             # as English "the problem was", "it was just a timing issue"
             (
                 r"\b(?:das\s+(?:eigentliche\s+)?problem|die\s+(?:eigentliche\s+)?ursache)\s+(?:ist|war"
-                r"|liegt)\b(?!\s+(?:noch|behoben|gelöst)\b)"
+                r"|liegt)\b(?!(?:\s+\w+){0,2}\s+(?:noch|behoben|gelöst)\b)"
             ),
-            r"\b(?:war|ist)\s+(?:nur|bloß|lediglich)\s+ein\s+[\w-]*(?:problem|fehler)\b",
+            # (a kind said with it: "nur ein Timing-Problem", not "nur ein Problem, wenn…")
+            r"\b(?:war|ist)\s+(?:nur|bloß|lediglich)\s+ein\s+[\w-]+(?:problem|fehler)\b",
         ),
         "warning": (r"^(?:Achtung|Warnung|Hinweis)\s*:",),
         # as English reads "we prefer" and "this project uses"

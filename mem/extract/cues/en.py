@@ -111,7 +111,10 @@ CUES = Cues(
             ),
             r"\bturn(?:s|ed)\s+out\b",
             # "It was just a timing issue in the deploy check": what kind of trouble it was
-            r"\b(?:was|is)\s+(?:just|only|simply|merely)\s+an?\s+[\w-]+\s+(?:issue|problem|bug)\b",
+            (
+                r"(?:\b(?:was|is)|'s)\s+(?:just|only|simply|merely)\s+an?\s+[\w-]+\s+(?:issue|problem|bug)"
+                r"\b(?!\s+(?:link|number|tracker|template|page|report)\b)"
+            ),
             (
                 r"\b(?:we|i)\s+(?:learned|learnt|found out|discovered|realized|realised|realize"
                 r"|realise)\b"
@@ -566,8 +569,8 @@ CUES = Cues(
             # "…records any return as a success — so returning `{}` flips the flag": what follows
             # from it, after a pause; not "…, so I'm rerunning it" (the agent acting)
             (
-                r"(?:[,;—–]|\s-)\s*so\s+(?!(?:i|i'm|i'll|i've|let|let's|we'll|we're|you|far|much"
-                r"|many|yes|no|now|far)\b)[a-z`]"
+                r"(?:[,;—–]|\s-)\s*so\s+(?!(?:i|i'm|i'll|i've|let|let's|we|we'll|we're|we've|you|far"
+                r"|much|many|yes|no|now)\b)(?=[a-z`])"
             ),
             # "needs a separate ref input, otherwise dispatching it would use the old file": what
             # would happen; not "…when missing, otherwise append": what to do in the other case
