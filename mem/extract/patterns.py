@@ -275,7 +275,7 @@ DANGLING = re.compile(
 )
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
 # A conclusion drawn, with a subject of its own ("So the guard is redundant"): the sentence
-# goes on from the one before, yet says its finding whole. ("But X…" adds to the one before.)
+# goes on from the one before, yet says its finding whole. (After "But": see CONTRASTED.)
 JOINED_ON = re.compile(
     r"^(?i:so|and\s+so|hence|thus|therefore|but|however),?\s+"
     r"(?=(?i:the|a|an|its|their|our)\s|(?!I\s)[A-Z]\w*(?:'s)?\s|`)"

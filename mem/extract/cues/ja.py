@@ -8,10 +8,9 @@ CUES = Cues(
         "decision": (r"^(?:決定|方針|対応)\s*[:：]", r"(?:により|によって|ことで)(?:修正|解決)し"),
         "lesson": (
             r"^(?:原因|根本原因|問題)\s*[:：]",
-            # "問題はIDではなく…です": the problem is (as English "the problem is"), not "問題は
-            # ありません" (no problem)
-            # (not "問題は特にありませんでした", "問題は見つかりませんでした": none found; nor
-            # "この問題は既に修正済み": one said before, now fixed)
+            # "問題はIDではなく…です": the problem is (as English "the problem is"); not "問題は
+            # 特にありませんでした", "問題は見つかりませんでした" (none found), nor "この問題は
+            # 既に修正済み" (one said before, now fixed)
             (
                 r"(?<!この)(?:本当の|真の)?(?:問題|原因)は(?![^。、]{0,8}?(?:ありません|ない|なし"
                 r"|見つかり|解決|直り|修正))"
