@@ -1055,8 +1055,7 @@ def candidates(
             if block == unit.block and (indent < unit.indent or (indent == -1))
         ]
         bullet = BULLET.match(unit.text) if unit.kind == "bullet" else None
-        body = INTERJECTION.sub("", plain)
-        body = capitalised(body) if len(body) != len(plain) else body
+        body = without_interjection(plain)
         found_out = False  # "Discovered that X": X was found out
         if finding is not None:
             if PLANNED.search(straight(body)):
@@ -1449,24 +1448,20 @@ def holds(slot: str, probe: str) -> bool:
             not ACTION_START.match(probe)
             and not SUPPOSED.match(probe)
             and len(probe.split()) >= FAILURE_WORDS
-            and (says_how_it_failed(probe) or says_cause(probe))
+            and (says_how_it_failed(probe) or shows("cause", probe))
         )
     if slot == "open":
         return not ACTION_START.match(probe)  # "Expanded the TODO checklist": done, not open
     if slot == "known":
-        return bool(TROUBLE.search(probe)) or any(  # "pre-existing" alone may be any change
-            pattern.search(probe) for pattern, kind, _, _ in compiled().meaning if kind == "failure"
-        )
+        # "pre-existing" alone may be any change
+        return bool(TROUBLE.search(probe)) or shows("failure", probe)
     return True
 
 
 def says_how_it_failed(probe: str) -> bool:
     """Whether a failure statement says more than a failure's name (`SYMPTOM`), in its own
     words (a word in code is a name: `--never-cache` says no "never")."""
-    rest = SYMPTOM.sub(" ", uncoded(probe))
-    return any(
-        pattern.search(rest) for pattern, kind, _, _ in compiled().meaning if kind == "failure"
-    )
+    return shows("failure", SYMPTOM.sub(" ", uncoded(probe)))
 
 
 def is_known_failure(probe: str, cues: Compiled) -> bool:
@@ -1494,21 +1489,20 @@ def names_cause(text: str) -> bool:
     probe = straight(text[:RULE_WINDOW])
     if not FACT_ANCHOR.search(probe) or said_words(probe) < STATEMENT_MIN_WORDS:
         return False
-    return bool(STEMS_FROM.search(probe)) or says_cause(probe)
+    return bool(STEMS_FROM.search(probe)) or shows("cause", probe)
 
 
 def gives_reason(text: str) -> bool:
     """Whether a statement says why, in any language: "since it's simpler", "because", "rather
     than", "to avoid", "porque", "因为" (not a bare "not" or "over": "…and not touch it yet")."""
     probe = straight(text[:RULE_WINDOW])
-    return bool(BECAUSE.search(probe)) or says_cause(probe)
+    return bool(BECAUSE.search(probe)) or shows("cause", probe)
 
 
-def says_cause(probe: str) -> bool:
-    """Whether a probe holds a cause signal of any language's meaning table."""
-    return any(
-        pattern.search(probe) for pattern, slot, _, _ in compiled().meaning if slot == "cause"
-    )
+def shows(slot: str, text: str) -> bool:
+    """Whether a text holds a signal of `slot` ("cause", "failure") of any language's meaning
+    table."""
+    return any(pattern.search(text) for pattern, kind, _, _ in compiled().meaning if kind == slot)
 
 
 def said_words(text: str, paths: bool = False) -> int:
@@ -1754,6 +1748,13 @@ def clean(text: str) -> str:
     if "__" in text:
         text = EMPHASIS.sub(r"\1", text)
     return " ".join(text.split())
+
+
+def without_interjection(text: str) -> str:
+    """A sentence without the interjection it opens on ("Good, …", "Done — …"), opening as a
+    sentence does."""
+    rest = INTERJECTION.sub("", text)
+    return capitalised(rest) if len(rest) != len(text) else rest
 
 
 def capitalised(text: str) -> str:

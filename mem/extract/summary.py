@@ -10,7 +10,6 @@ from mem.extract.cues import ABBREVIATIONS, Compiled, compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
     DONE_SHARE,
-    INTERJECTION,
     ITEM_ENDS,
     LEAF_LEVEL,
     MAX_CHARS,
@@ -21,7 +20,6 @@ from mem.extract.patterns import (
     Unit,
     body_of,
     cap,
-    capitalised,
     classify,
     clean,
     content_words,
@@ -32,6 +30,7 @@ from mem.extract.patterns import (
     meaning,
     prose_units,
     said_words,
+    without_interjection,
 )
 from mem.text import fence_mark
 
@@ -467,9 +466,7 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
     told = changed = fallback = ""
     units = list(prose_units(text))
     for index, unit in enumerate(units):
-        said = body_of(unit)
-        sentence = INTERJECTION.sub("", said)
-        sentence = capitalised(sentence) if len(sentence) != len(said) else sentence
+        sentence = without_interjection(body_of(unit))
         items = listed_after(units, index) if sentence.endswith((":", "：")) else []
         # A line alone that introduces a list reads as a title ("Improved the tests:"); with
         # its items it says what was done, as a sentence would.
@@ -537,12 +534,7 @@ def with_items(introduction: str, items: list[str]) -> str:
         # "I've made the following changes:" says only that a list follows: its items say
         # what was done
         return cap("; ".join(items_within(items, MAX_CHARS)))
-    kept: list[str] = []
-    for item in items:
-        if kept and len(f"{stated}: {'; '.join([*kept, item])}") > MAX_CHARS:
-            break
-        kept.append(item)
-    return cap(f"{stated}: {'; '.join(kept)}")
+    return cap(f"{stated}: {'; '.join(items_within(items, MAX_CHARS - len(stated) - 2))}")
 
 
 def items_within(items: list[str], most: int) -> list[str]:
