@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from mem.extract.cues import ABBREVIATIONS, Compiled, compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
+    DONE,
     DONE_SHARE,
     ITEM_ENDS,
     LEAF_LEVEL,
@@ -20,6 +21,7 @@ from mem.extract.patterns import (
     Unit,
     body_of,
     cap,
+    capitalised,
     classify,
     clean,
     content_words,
@@ -106,6 +108,9 @@ INTRODUCING_WORDS = frozenset(
     )
 )
 WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# A colon that introduces what follows, not one inside a name (`publish:ci`, `https:`).
+INTRODUCED = re.compile(r"[:：](?=\s|$)")
+FENCE = "```"
 OUTCOME_WORDS = 6  # a What says what was done to what: "Fixed — one line in x" says neither
 UNFINISHED_KEPT = 2  # words an item cut of its dangling word still says, to stand in a What
 MAX_LISTED = 12  # items per list in a handoff; the rest are counted
@@ -265,7 +270,9 @@ class SessionSummary:
         if outcome and said_words(outcome) < OUTCOME_WORDS:
             # A subject as short as "Improve Windows test reliability" is a title: the report
             # of the turn that made the change says what it was, if it lists it.
-            told = account(outcome_of(reports[self.main_turn(worked)], cues)) if reports else ""
+            # (Not the change it said it would make: the subject says that better.)
+            main = reports[self.main_turn(worked)] if reports else ""
+            told = account(outcome_of(main, cues), announced=False) if main else ""
             if said_words(told) > said_words(outcome) and titles(outcome, told):
                 return told
         if outcome:
@@ -283,14 +290,14 @@ class SessionSummary:
             main = account(outcome_of(reports[most], cues))
             if main:
                 return main
-        told = changed = fallback = ""
+        told = changed = fallback = carried = ""
         for text in reversed(reports):
             said = outcome_of(text, cues)
             if not any(said):
                 continue  # nothing stated: the report is an older message
-            if not fallback:
-                told, changed, fallback = said  # the final report
-                if told or changed:
+            if not fallback and not carried:
+                told, changed, fallback, carried = said  # the final report
+                if told or changed or carried:
                     break
                 continue
             # The final report only remarks (an answer to a side question, a status): the
@@ -301,7 +308,9 @@ class SessionSummary:
                 break
         if changed and fallback and filed_as(fallback, cues) == "lessons":
             fallback = changed  # the report leads with what broke: the fix says what was done
-        return told or cap("; ".join(subjects[-3:])) or fallback
+        # A change the report said it would make and then made ("I'll fix the order of…" over
+        # its diff) says the work where no account or commit does.
+        return told or cap("; ".join(subjects[-3:])) or carried or fallback
 
     @staticmethod
     def main_turn(worked: list[int]) -> int:
@@ -452,18 +461,20 @@ def shorten(path: str) -> str:
     return "/".join(parts[-3:])
 
 
-def account(said: tuple[str, str, str]) -> str:
-    """A report's account of the work or else its change (`outcome_of`), unless it is a step
-    it tells the reader to take ("Set your workspace to…")."""
-    told, changed, _ = said
-    found = told or changed
+def account(said: tuple[str, str, str, str], announced: bool = True) -> str:
+    """A report's account of the work (`outcome_of`), else (`announced`) the change it said it
+    would make and made, else its change, unless it is a step it tells the reader to take ("Set
+    your workspace to…")."""
+    told, changed, _, carried = said
+    found = told or (carried if announced else "") or changed
     return "" if SECOND_PERSON.search(found) else found
 
 
-def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
+def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str, str]:
     """A report's account of the work (its outcome cue: "I fixed…"), its first change made (a
-    statement filed as a decision) and its first statement that is no status or task."""
-    told = changed = fallback = ""
+    statement filed as a decision), its first statement that is no status or task, and the
+    first change it said it would make and went on to make (`carried_out`)."""
+    told = changed = fallback = carried = ""
     units = list(prose_units(text))
     for index, unit in enumerate(units):
         sentence = without_interjection(body_of(unit))
@@ -481,6 +492,8 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
             sentence = introduction_stated(sentence, cues)  # "Added two tests to x:"
             if not sentence:
                 continue
+        if not carried:
+            carried = carried_out(sentence, text[text.find(unit.text) + len(unit.text) :], cues)
         if not is_statement(sentence, cues):
             continue
         # An outcome says what was done to what: "Fixed — one line in x" says neither.
@@ -495,7 +508,22 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str]:
             or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
         ):
             fallback = cap(sentence)
-    return told, changed, fallback
+    return told, changed, fallback, carried
+
+
+def carried_out(sentence: str, after: str, cues: Compiled) -> str:
+    """The change a sentence says the agent is about to make ("I'll fix the order of operations
+    in `x.ts`:"), where the text `after` it makes it (a diff, a code block) or says it is done:
+    "Fix the order of operations in `x.ts`". What follows its colon is the change itself."""
+    intent = cues.intent.search(sentence)
+    if intent is None:
+        return ""
+    said = sentence[: intent.start()] + sentence[intent.end() :]
+    colon = INTRODUCED.search(said)
+    change, made = (said[: colon.start()], said[colon.end() :]) if colon else (said, "")
+    if not (FENCE in after or DONE.search(after) or DONE.search(made)):
+        return ""
+    return cap(capitalised(change.strip())) if said_words(change) >= OUTCOME_WORDS else ""
 
 
 def listed_after(units: list[Unit], index: int) -> list[str]:

@@ -2216,3 +2216,35 @@ def test_a_persons_short_line_is_a_rule_only_when_it_opens_on_the_rule():
 def test_a_line_announcing_a_list_keeps_where_it_says_the_changes_were():
     text = "Made the following changes to the CLI:\n\n- Added `--json` to `status`\n"
     assert "CLI" in what_of(text)
+
+
+def test_a_change_the_report_says_it_will_make_and_then_makes_is_its_what():
+    # Chat exports show the edit right after the sentence that announces it; the announcement,
+    # without its "I'll", says what the turn did. One that nothing follows is only a plan.
+    made = (
+        "I'll fix the order of operations in the `startSession.ts` file:\n\n"
+        "```diff\n+  await sessionDB.addSession(sessionRecord);\n```\n"
+    )
+    assert what_of(made) == "Fix the order of operations in the `startSession.ts` file"
+    zh = "明白了，我来修改 `package.json` 中的 `publish:ci` 脚本，让它自动判断版本号： 完成！"
+    assert what_of(zh) == "修改 `package.json` 中的 `publish:ci` 脚本，让它自动判断版本号"
+    ja = "GA4 の同意モードで page_view が送られない設定を修正します。\n\n```js\ngtag()\n```\n"
+    assert what_of(ja) == "GA4 の同意モードで page_view が送られない設定を修正。"
+    planned = "I'll update the README to mention the new `--tag` flag later this week."
+    assert what_of(planned) != "Update the README to mention the new `--tag` flag later this week"
+    looked = "Let me check the release workflow to see how tags are chosen:\n\n```\nls\n```\n"
+    assert not what_of(looked).startswith("Check the release")
+
+
+def test_a_commit_subject_says_the_work_before_a_change_announced_on_the_way():
+    summary = SessionSummary()
+    summary.take(
+        Message(
+            "assistant",
+            "I'll modify the `scrape_with_playwright` method in `aider/scrape.py` to fix this:\n\n"
+            "```python\nresponse = None\n```\n",
+            commits=("b6994aa fix: Handle UnboundLocalError in scrape_with_playwright",),
+        ),
+        [],
+    )
+    assert summary.what == "fix: Handle UnboundLocalError in scrape_with_playwright"

@@ -107,6 +107,10 @@ class Cues(NamedTuple):
     # A section that says how the work was checked ("Test plan", "Verification"): in a pull
     # request's description, the state of the work that day, not memory.
     checked: tuple[str, ...] = ()
+    # The agent saying the change it is about to make ("I'll fix the order of…", "我来修改…",
+    # "…を修正します"): the words to cut, so that what is left says the change. Where the same
+    # message goes on to make it (its diff, its "Done!"), that is what the turn did.
+    intent: tuple[str, ...] = ()
 
 
 class Compiled(NamedTuple):
@@ -140,6 +144,7 @@ class Compiled(NamedTuple):
     option: re.Pattern[str]  # matches a text that opens with an option's label
     reasons: re.Pattern[str]  # matches a reasons label and its colon; group "label"
     checked: re.Pattern[str]  # a heading of how the work was checked
+    intent: re.Pattern[str]  # the words that announce a change about to be made
 
 
 # Abbreviations a full stop ends without ending the sentence, each a fixed-width lookbehind.
@@ -385,4 +390,5 @@ def compiled() -> Compiled:
             re.IGNORECASE,
         ),
         checked=heading(alternatives("checked")),
+        intent=one("intent"),
     )

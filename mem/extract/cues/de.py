@@ -85,6 +85,13 @@ CUES = Cues(
     outcome=(
         r"^(?:ich\s+habe|wir\s+haben)\s+(?:\S+\s+){0,6}?(?:behoben|hinzugefügt|geändert|aktualisiert|entfernt)\b",
     ),
+    intent=(
+        (
+            r"^(?:(?:jetzt|ok|gut|verstanden|alles\s+klar)[,.!]?\s+){0,2}(?:ich\s+(?:werde|will)"
+            r"|lass\s+mich)\s+(?=.*\b(?:ändern|anpassen|beheben|korrigieren|hinzufügen|entfernen"
+            r"|aktualisieren|erstellen|umbenennen|ersetzen|vereinfachen)\b)"
+        ),
+    ),
     diagnosis=(r"\b(?:weil|fehlt|existiert\s+nicht|nicht\s+unterstützt)\b",),
     task_labels=(r"todo", r"offen"),
     meaning={

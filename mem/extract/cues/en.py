@@ -525,6 +525,15 @@ CUES = Cues(
             r"|resolved)\b"
         ),
     ),
+    intent=(
+        (
+            r"^(?:(?:now|next|then|so|first|ok(?:ay)?|sure|alright|understood|got\s+it|great"
+            r"|perfect)[,.!]?\s+){0,2}(?:i'll|i\s+will|let\s+me|let's|i'm\s+going\s+to|we'll"
+            r"|we\s+will)\s+(?:now\s+|also\s+|go\s+ahead\s+and\s+)?(?=(?:fix|update|change|modify"
+            r"|add|remove|rewrite|refactor|rename|move|replace|create|implement|simplify|reorder"
+            r"|correct|adjust|extract|delete|convert)\b)"
+        ),
+    ),
     diagnosis=(
         (
             r"^(?!.*\byet\b).*\b(?:because|since|due\s+to|requires?|needs?|expects?|only\s+works"

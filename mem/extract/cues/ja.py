@@ -55,6 +55,8 @@ CUES = Cues(
     user_fact=(),
     why_question=(r"なぜ|原因は",),
     outcome=(r"^(?:修正しました|追加しました|変更しました|更新しました)",),
+    # "…を修正します": the verb's polite ending says the change is about to be made.
+    intent=(r"(?<=修正|変更|追加|削除|更新|作成|実装)(?:します|しましょう)(?=[。：:]?$)",),
     diagnosis=(r"(?<!念の)ため|原因|ありません|できません",),
     task_labels=(r"TODO", r"未対応", r"残作業"),
     sentence_ends="。！？",

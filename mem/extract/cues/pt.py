@@ -211,6 +211,13 @@ CUES = Cues(
             r"|atualizei|atualizamos|removi|removemos|troquei|trocamos|ajustei|ajustamos)\b"
         ),
     ),
+    intent=(
+        (
+            r"^(?:(?:agora|ok|certo|entendi|perfeito|beleza)[,.!]?\s+){0,2}(?:vou|irei|vamos)\s+"
+            r"(?=(?:corrigir|alterar|atualizar|adicionar|remover|criar|implementar|ajustar"
+            r"|simplificar|mover|renomear|substituir|modificar|refatorar)\b)"
+        ),
+    ),
     diagnosis=(
         (
             r"^(?!.*\bainda\b).*\b(?:porque|por\s+causa|exige|recusa|n[aã]o\s+(?:est[aá]"
