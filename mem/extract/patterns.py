@@ -22,6 +22,7 @@ MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size
 LOWERED_AFTER = 2000
 CLASSIFIED = itertools.count(1)  # sentences classified in this process
 ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; " replaces
+SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")  # list items that are sentences keep them
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
@@ -798,7 +799,7 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     # A document's facts that show no signal say its context in their first entries; a long
     # inventory in many would bury the rest (as UNSIGNALLED_FACTS bounds the lists).
     chunks = UNSIGNALLED_CHUNKS if first.why.startswith(BOUNDED) else len(items)
-    texts = [item.text.rstrip(ITEM_ENDS) for item in items]
+    texts = [item.text.rstrip() for item in items]
     parts: list[str] = []
     for text in texts:
         if parts and size(headed(heading, parts + [text])) > MAX_CHARS:
@@ -810,9 +811,17 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     yield first._replace(text=capped(heading, parts), why=f"{first.why}, listed")
 
 
+def together(parts: list[str]) -> str:
+    """List items as one text: sentences as they were written, one after another; else
+    joined with "; " in place of their own ends ("Added `--tag`; Dropped the `beta` job")."""
+    if all(part.endswith(SENTENCE_ENDS) for part in parts):
+        return " ".join(parts)
+    return "; ".join(part.rstrip(ITEM_ENDS) for part in parts)
+
+
 def headed(heading: str, parts: list[str]) -> str:
     """List items joined under their heading, unless the first already opens with it."""
-    joined = "; ".join(parts)
+    joined = together(parts)
     if not heading or joined.lower().startswith(heading.lower()):
         return joined
     return f"{heading.rstrip('.')}: {joined}"
@@ -824,7 +833,7 @@ def capped(heading: str, parts: list[str]) -> str:
     text = headed(heading, parts)
     if len(text) <= MAX_CHARS:
         return text
-    said = "; ".join(parts)
+    said = together(parts)
     room = MAX_CHARS - (len(text) - len(said))
     if not text.endswith(said) or room < 2 * MIN_CHARS:
         return cap(text)

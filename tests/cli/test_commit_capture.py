@@ -135,11 +135,13 @@ MORE_FLOOR = {
     "b": {"kept": 0.66, "noise": 1},
     "c": {"kept": 0.43, "noise": 1},
     "d": {"kept": 0.62, "noise": 0},
-    "e": {"kept": 0.77, "noise": 1},
+    # e: noise 1 until list items kept their own full stops: two "Evidence:" items stored
+    # before as now, whose noise keys end in a full stop, are now found (a truer count)
+    "e": {"kept": 0.79, "noise": 3},
     "f": {"kept": 0.69, "noise": 0},
     "g": {"kept": 0.53, "noise": 0},
     "h": {"kept": 0.44, "noise": 0},
-    "i": {"kept": 0.56, "noise": 1},
+    "i": {"kept": 0.62, "noise": 1},
 }
 
 

@@ -2248,3 +2248,44 @@ def test_a_commit_subject_says_the_work_before_a_change_announced_on_the_way():
         [],
     )
     assert summary.what == "fix: Handle UnboundLocalError in scrape_with_playwright"
+
+
+def test_list_items_that_are_sentences_are_joined_as_written():
+    text = (
+        "Conventions:\n\n"
+        "- Tests live beside the module they test.\n"
+        "- Each package exports one public entry point.\n"
+    )
+    assert report(text) == [
+        (
+            "facts",
+            (
+                "Conventions: Tests live beside the module they test. "
+                "Each package exports one public entry point."
+            ),
+        )
+    ]
+    fragments = "Conventions:\n\n- tests beside the module they test;\n- one entry point\n"
+    assert report(fragments) == [
+        ("facts", "Conventions: tests beside the module they test; one entry point"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "introduction", ["Improved the Windows test reliability:", "Summary of the change:"]
+)
+def test_a_line_that_says_what_was_made_better_files_the_changes_under_it(introduction):
+    text = (
+        f"{introduction}\n\n"
+        "- Extension removal now retries transient Windows file locks.\n"
+        "- Force-install tests use isolated `AZD_CONFIG_DIR` state.\n"
+    )
+    ((category, stored),) = report(text)
+    assert category == "decisions"
+    assert stored.endswith(
+        "Extension removal now retries transient Windows file locks. "
+        "Force-install tests use isolated `AZD_CONFIG_DIR` state."
+    )
+    # Problems it fixed are no changes: what each says files it.
+    fixed = "Fixed these issues:\n\n- The export never closes its file handle, so it leaks.\n"
+    assert report(fixed)[0][0] == "lessons"

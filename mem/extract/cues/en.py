@@ -346,6 +346,16 @@ CUES = Cues(
             r"\b(?:the\s+)?(?:workaround|fix|solution|approach)\s+(?:was|is|were)\s+to\b",
             r"\bdecided\s+on\b",
             r"\b(?:this|the)\s+change\s+does\s+the\s+following\b",
+            # "Summary of the change:", "Improved the Windows test reliability:" over what each
+            # change does ("Extension removal now retries…"): a quality or an area made better,
+            # the items say how. Not "Added two tests:" (the items name what was added), nor
+            # "Fixed these issues:" (they say what was wrong).
+            r"^(?:a\s+)?summary\s+of\s+(?:the\s+|my\s+|these\s+)?changes?\s*[:：]?$",
+            (
+                r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:improved|hardened|reworked|simplified"
+                r"|stabili[sz]ed|streamlined|tightened)\b(?![^:：]*\b(?:issues?|problems?|bugs?"
+                r"|errors?|failures?|follows?|following)\b)[^:：]*[:：]$"
+            ),
             r"\bthe\s+(?:main\s+)?changes\s+(?:are|were)\b",
             r"\bhere's\s+what\s+was\s+(?:updated|changed)\b",
             r"\b(?:i|we)\s+(?:chose|picked|went\s+with|settled\s+on)\b",
