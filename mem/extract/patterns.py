@@ -811,7 +811,7 @@ def joined(items: list[Candidate], group: tuple[object, ...] | None) -> Iterator
     yield first._replace(text=capped(heading, parts), why=f"{first.why}, listed")
 
 
-def together(parts: list[str]) -> str:
+def items_as_text(parts: list[str]) -> str:
     """List items as one text: sentences as they were written, one after another; else
     joined with "; " in place of their own ends ("Added `--tag`; Dropped the `beta` job")."""
     if all(part.endswith(SENTENCE_ENDS) for part in parts):
@@ -821,7 +821,7 @@ def together(parts: list[str]) -> str:
 
 def headed(heading: str, parts: list[str]) -> str:
     """List items joined under their heading, unless the first already opens with it."""
-    joined = together(parts)
+    joined = items_as_text(parts)
     if not heading or joined.lower().startswith(heading.lower()):
         return joined
     return f"{heading.rstrip('.')}: {joined}"
@@ -833,7 +833,7 @@ def capped(heading: str, parts: list[str]) -> str:
     text = headed(heading, parts)
     if len(text) <= MAX_CHARS:
         return text
-    said = together(parts)
+    said = items_as_text(parts)
     room = MAX_CHARS - (len(text) - len(said))
     if not text.endswith(said) or room < 2 * MIN_CHARS:
         return cap(text)
@@ -888,7 +888,7 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
 
     def given() -> Unit:
         assert held is not None
-        said = "; ".join(reason.rstrip(ITEM_ENDS) for reason in reasons)
+        said = items_as_text([reason.rstrip() for reason in reasons])
         return held._replace(text=f"{held.text.rstrip(' .;')} — {word}: {said}")
 
     for unit in units:
