@@ -1133,7 +1133,7 @@ def test_reasons_join_only_a_labelled_statement_or_an_item_of_the_same_list():
     assert joined == [
         (
             "decisions",
-            "Decision: Moved the cache to Redis — rationale: Restarts keep sessions. Pools stay warm",
+            "Decision: Moved the cache to Redis — rationale: Restarts keep sessions. Pools stay warm.",
         )
     ]
 
