@@ -24,6 +24,7 @@ MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is c
 DECIDED = ("decision cue", "label")  # the whys of a decision a rule's words state
 # What prose on the way keeps by meaning alone: causes, choices, failures known to be older.
 PROSE_SIGNALS = frozenset({"cause", "choice", "known"})
+THINKING_SIGNALS = frozenset({"choice", "known"})
 # Commits that decide nothing: merges, work in progress, and what only formats or lints
 # ("style: Format code with linter", "Run prettier"): no behaviour changed.
 ROUTINE_SUBJECT = re.compile(
@@ -163,10 +164,11 @@ class Capture:
             return [c for c in noted if not c.why.startswith(patterns.UNTICKED)]
         if message.role == "thinking":
             # The way to an answer: what it plans is said again in the answer, if it holds.
-            # A cause it finds in something named ("the stale `bin/so` is picked up because
-            # its folder is on PATH") and a choice it says it makes ("I'll use SSH signing,
-            # simpler in CI than GPG") are often said nowhere else.
-            thought = patterns.extract(text, signals=PROSE_SIGNALS)
+            # A cause its rules name ("the stale `bin/so` is picked up because its folder is
+            # on PATH") and a choice it says it makes ("I'll use SSH signing, simpler in CI
+            # than GPG") are often said nowhere else. A bare "so" or "because" is not enough
+            # here: thinking reasons on the way ("…, so it's safe to proceed").
+            thought = patterns.extract(text, signals=THINKING_SIGNALS)
             return [c for c in thought if thought_kept(c)]
         default = None
         if self.asked_why and len(text) <= SHORT_ANSWER:

@@ -1047,12 +1047,16 @@ def candidates(
             proposed = -1  # "**Recommendation:** we went with B because…" closes the options
         if proposed != -1:
             continue
-        if cues.option.search(plain):
-            # "Option 2: …" and the list right under it; not the paragraph after it
+        guessed = plain.endswith((":", "：")) and bool(cues.hedge.search(straight(plain)))
+        if guessed or cues.option.search(plain):
+            # "Option 2: …" and the list right under it; not the paragraph after it. A list
+            # a guess introduces ("The issue is likely related to either:") is guesses too,
+            # though the line itself may state something ("Many files hold X, probably Y:").
             option = (
                 (unit.block, unit.indent) if unit.kind == "bullet" else (unit.block + 1, LINES_LIST)
             )
-            continue
+            if not guessed:
+                continue
         opens_block = unit.block not in seen_blocks
         seen_blocks.add(unit.block)
         if section_block is None:

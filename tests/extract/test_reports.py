@@ -2289,3 +2289,58 @@ def test_a_line_that_says_what_was_made_better_files_the_changes_under_it(introd
     # Problems it fixed are no changes: what each says files it.
     fixed = "Fixed these issues:\n\n- The export never closes its file handle, so it leaks.\n"
     assert report(fixed)[0][0] == "lessons"
+
+
+def test_what_a_report_puts_forward_as_possible_or_guesses_is_not_stored():
+    possible = (
+        "Possible fixes:\n\n"
+        "- **Pre-build the CLI** before running tests so the spawned processes start fast.\n"
+        "- Raise the default test timeout to 15 seconds for the CLI package.\n"
+    )
+    assert report(possible) == []
+    guessed = (
+        "The failing insert is likely related to either:\n\n"
+        "- Primary key conflicts in the `Entry No.` auto-numbering.\n"
+        "- Field validation errors on the posting date.\n"
+    )
+    assert report(guessed) == []
+    # The line itself may state something firm before its guess: it is read as any line is.
+    stated = (
+        "### Known issues\n\n"
+        "Many theme files define highlights with clashing colours in `treesitter.lua`, "
+        "which were probably meant as markers:\n\n"
+        "- `@define` uses green on red in the tree-sitter groups.\n"
+    )
+    assert report(stated) == [
+        (
+            "lessons",
+            (
+                "Many theme files define highlights with clashing colours in `treesitter.lua`, "
+                "which were probably meant as markers"
+            ),
+        )
+    ]
+
+
+def test_thinking_keeps_a_cause_its_rules_name_not_a_bare_so():
+    capture = Capture()
+    reasoning = (
+        "Dev is in a solid state with the train landed and CI green, so opening the PR from "
+        "this known good point is safe. The stale `bin/so` is being picked up by `so install` "
+        "because its directory is in the PATH."
+    )
+    kept = [c.text for c in capture.mine(Message("thinking", reasoning), reasoning)]
+    assert kept == [
+        (
+            "The stale `bin/so` is being picked up by `so install` because its directory is in "
+            "the PATH."
+        )
+    ]
+
+
+def test_a_mark_that_stands_alone_as_a_symbol_ends_no_sentence():
+    sentences = patterns.sentences(
+        "In `.gitignore` the ! means negation, so every JSON file but the keypair is ignored.",
+        patterns.compiled(),
+    )
+    assert len(sentences) == 1

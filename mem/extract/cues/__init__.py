@@ -334,11 +334,12 @@ def compiled() -> Compiled:
     # A full stop ends a sentence before a capital ("e.g. `uv`" goes on); a question or an
     # exclamation mark ends one whatever follows, since people type prompts in lower case.
     # A number that counts items ("Next step: 1. Rebuild") ends no sentence.
-    # Nor does an abbreviation's ("(e.g. Pi `deploy`)", "z.B. Redis", "vs. Postgres").
+    # Nor does an abbreviation's ("(e.g. Pi `deploy`)", "z.B. Redis", "vs. Postgres"), nor a
+    # mark that stands alone as a symbol ("The ! means negation").
     sentence_end = (
-        r"(?<=[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)"
+        r"(?<=[.!?])(?<!\s[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)"
         + ABBREVIATIONS
-        + r"\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])\s+(?=[a-zà-ý])"
+        + r"\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])(?<!\s[!?])\s+(?=[a-zà-ý])"
     )
     if ends:
         # "…してください。と表示される": a full stop before the quoting particle ends a quote,

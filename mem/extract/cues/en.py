@@ -692,6 +692,11 @@ CUES = Cues(
         r"(?:option|alternative|approach|proposal)\s+(?:[A-Z]|\d{1,2}|one|two|three)",
         # a line that lists the ways put forward: "Fix options (in order of preference):"
         r"(?:[\w-]+\s+){0,2}(?:options|alternatives|approaches)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)",
+        # "Possible fixes:", "Potential causes:": what might be, put forward, not what was found
+        (
+            r"(?:possible|potential|candidate)\s+(?:fix(?:es)?|solutions?|causes?|workarounds?"
+            r"|remed(?:y|ies)|explanations?)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)"
+        ),
     ),
     reasons=(r"rationale|reasons?|reasoning|why|motivation|justification|root\s+cause|cause",),
     checked=(

@@ -308,6 +308,10 @@ CUES = Cues(
     option=(
         r"(?:op[cç][aã]o|alternativa|abordagem|proposta)\s+(?:[A-Z]|\d{1,2})",
         r"(?:op[cç][oõ]es|alternativas|abordagens)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)",
+        (
+            r"(?:poss[ií]ve(?:l|is)|potenciais|potencial)\s+(?:solu[cç](?:[aã]o|[oõ]es)"
+            r"|corre[cç](?:[aã]o|[oõ]es)|causas?)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)"
+        ),
     ),
     reasons=(r"justificativa|motivos?|raz[aã]o|raz[oõ]es|porqu[eê]|causa(?:\s+raiz)?",),
     checked=(r"testes?", r"plano\s+de\s+testes?", r"verifica[cç][aã]o", r"valida[cç][aã]o"),
