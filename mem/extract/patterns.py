@@ -167,12 +167,20 @@ WORKFLOW_STEP = re.compile(
     re.IGNORECASE,
 )
 # Where the work stands (its commit, branch, PR, status, date): the handoff's, not memory.
+# What the work touched, listed ("Files modified: Main.kt, README.md", or a list under such a
+# label): the diff and the commits hold it whole.
+FILES_TOUCHED = (
+    r"(?:key\s+)?files?\s+(?:modified|changed|touched|created|updated)"
+    r"|(?:modified|changed)\s+files|arquivos\s+(?:modificados|alterados)|geänderte\s+dateien"
+    r"|修改的文件|变更文件|変更(?:した)?ファイル"
+)
 STATE_LABEL = re.compile(
     r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date|time|tracking"
-    # what the work touched, listed: "Files modified: Main.kt, README.md"
-    r"|(?:key\s+)?files?\s+(?:modified|changed|touched|created|updated)"
-    r"|(?:modified|changed)\s+files|arquivos\s+(?:modificados|alterados)|geänderte\s+dateien"
-    r"|修改的文件|变更文件|変更(?:した)?ファイル)\s*[:：]",
+    rf"|{FILES_TOUCHED})\s*[:：]",
+    re.IGNORECASE,
+)
+TOUCHED_LIST = re.compile(
+    rf"^(?:#+\s*)?(?:\d+[.)]\s*)?\**\s*(?:{FILES_TOUCHED})(?:\s*\([^)]*\))?\s*\**\s*[:：]?\s*\**$",
     re.IGNORECASE,
 )
 # A check's result, unless it says why ("Build: requires Node 20 because…").
@@ -979,8 +987,10 @@ def candidates(
                 optional = -1  # past the section of work of low priority
             if LOW_PRIORITY.search(bare):
                 optional = unit.indent  # "NIEDRIG (Nice-to-have)": may never be done
-            if cues.option.search(bare):
-                proposed = unit.indent  # "### Option 2: …": what follows is proposed
+            if cues.option.search(bare) or TOUCHED_LIST.match(bare):
+                # "### Option 2: …": what follows is proposed; "### Files Modified": what the
+                # work touched, which the diff holds
+                proposed = unit.indent
                 continue
             if proposed != -1 and (unit.indent <= proposed or CONCLUSION.match(bare)):
                 proposed = -1  # the next section, or the options' conclusion ("Recommendation")
@@ -1048,7 +1058,7 @@ def candidates(
         if proposed != -1:
             continue
         guessed = plain.endswith((":", "：")) and bool(cues.hedge.search(straight(plain)))
-        if guessed or cues.option.search(plain):
+        if guessed or cues.option.search(plain) or TOUCHED_LIST.match(plain):
             # "Option 2: …" and the list right under it; not the paragraph after it. A list
             # a guess introduces ("The issue is likely related to either:") is guesses too,
             # though the line itself may state something ("Many files hold X, probably Y:").

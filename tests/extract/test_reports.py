@@ -2344,3 +2344,26 @@ def test_a_mark_that_stands_alone_as_a_symbol_ends_no_sentence():
         patterns.compiled(),
     )
     assert len(sentences) == 1
+
+
+@pytest.mark.parametrize(
+    "label",
+    ["Files modified:", "**Key Files Modified:**", "### Files Changed", "Arquivos Modificados:"],
+)
+def test_a_list_of_the_files_the_work_touched_is_not_memory(label):
+    text = (
+        f"{label}\n\n"
+        "- `state/session_planner.py` - Negative weight clamping in the planner\n"
+        "- `state/coach.py` - Preview and adjust methods, session logging\n\n"
+        "### Root cause\n\n"
+        "- The planner clamps a strand's weight to zero, so no exercise is ever picked.\n"
+    )
+    assert report(text) == [
+        (
+            "lessons",
+            (
+                "Root cause: The planner clamps a strand's weight to zero, so no exercise is "
+                "ever picked."
+            ),
+        )
+    ]
