@@ -184,7 +184,20 @@ TOUCHED_LIST = re.compile(
     re.IGNORECASE,
 )
 # A check's result, unless it says why ("Build: requires Node 20 because…").
-CHECK_LABEL = re.compile(r"^(?:validation|verification|build|tests?)\s*[:：]", re.IGNORECASE)
+CHECK_LABEL = re.compile(
+    r"^(?:(?:visual|manual|final)\s+)?(?:validation|verification|build|tests?|valida[cç][aã]o"
+    r"|verifica[cç][aã]o|testes?|überprüfung|prüfung|验证|测试|検証|テスト)"
+    r"(?:\s+(?:visual|manual|final))?\s*[:：]",
+    re.IGNORECASE,
+)
+# A list under a line that says it is all done ("All blocking issues resolved:"): the work
+# of the session, the handoff's to tell, not open issues.
+DONE_LIST = re.compile(
+    r"^(?:all\s+)?(?:[\w-]+\s+){0,2}(?:issues?|blockers?|problems?|bugs?|items?|tasks?|todos?)"
+    r"\s+(?:(?:are|were|have\s+been|now)\s+)*(?:resolved|fixed|addressed|closed|completed|done)"
+    r"\b[^:：]*[:：]$",
+    re.IGNORECASE,
+)
 # A report's own one-line summary is the handoff's What, not another memory.
 SUMMARY_LABEL = re.compile(
     r"^(?:summary|resumo|tl;?dr|总结|zusammenfassung|まとめ)\s*[:：]", re.IGNORECASE
@@ -987,9 +1000,11 @@ def candidates(
                 optional = -1  # past the section of work of low priority
             if LOW_PRIORITY.search(bare):
                 optional = unit.indent  # "NIEDRIG (Nice-to-have)": may never be done
-            if cues.option.search(bare) or TOUCHED_LIST.match(bare):
+            done = DONE_LIST.match(bare.rstrip(":： ") + ":")
+            if cues.option.search(bare) or TOUCHED_LIST.match(bare) or done:
                 # "### Option 2: …": what follows is proposed; "### Files Modified": what the
-                # work touched, which the diff holds
+                # work touched, which the diff holds; "**All blocking issues resolved**:" the
+                # work done, which the handoff tells
                 proposed = unit.indent
                 continue
             if proposed != -1 and (unit.indent <= proposed or CONCLUSION.match(bare)):
@@ -1058,7 +1073,8 @@ def candidates(
         if proposed != -1:
             continue
         guessed = plain.endswith((":", "：")) and bool(cues.hedge.search(straight(plain)))
-        if guessed or cues.option.search(plain) or TOUCHED_LIST.match(plain):
+        recorded = bool(TOUCHED_LIST.match(plain) or DONE_LIST.match(plain))
+        if guessed or recorded or cues.option.search(plain):
             # "Option 2: …" and the list right under it; not the paragraph after it. A list
             # a guess introduces ("The issue is likely related to either:") is guesses too,
             # though the line itself may state something ("Many files hold X, probably Y:").

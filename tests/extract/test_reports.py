@@ -2367,3 +2367,22 @@ def test_a_list_of_the_files_the_work_touched_is_not_memory(label):
             ),
         )
     ]
+
+
+@pytest.mark.parametrize(
+    "label",
+    ["**All blocking issues resolved**:", "All review items addressed:", "## All bugs fixed"],
+)
+def test_a_list_under_a_line_that_says_it_is_all_done_is_the_handoffs(label):
+    text = (
+        f"{label}\n\n"
+        "- Repo hygiene (no tracked DBs)\n"
+        "- Data provenance (complete citations)\n"
+        "- Session logging (database-backed)\n"
+    )
+    assert report(text) == []
+
+
+def test_a_check_label_in_any_language_states_no_memory():
+    assert report("Validação Visual: Testei a aplicação final na porta 8508 e tudo funciona.") == []
+    assert report("Visual validation: the final app on port 8508 renders every chart.") == []
