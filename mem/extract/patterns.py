@@ -191,9 +191,10 @@ CHECK_LABEL = re.compile(
     re.IGNORECASE,
 )
 # A list under a line that says it is all done ("All blocking issues resolved:"): the work
-# of the session, the handoff's to tell, not open issues.
+# of the session, the handoff's to tell, not open issues. (Not "Bugs fixed:": each says what
+# broke and how it was fixed.)
 DONE_LIST = re.compile(
-    r"^(?:all\s+)?(?:[\w-]+\s+){0,2}(?:issues?|blockers?|problems?|bugs?|items?|tasks?|todos?)"
+    r"^all\s+(?:[\w-]+\s+){0,2}(?:issues|blockers|items|tasks|todos|checks|comments)"
     r"\s+(?:(?:are|were|have\s+been|now)\s+)*(?:resolved|fixed|addressed|closed|completed|done)"
     r"\b[^:：]*[:：]$",
     re.IGNORECASE,

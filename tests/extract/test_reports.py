@@ -2371,7 +2371,7 @@ def test_a_list_of_the_files_the_work_touched_is_not_memory(label):
 
 @pytest.mark.parametrize(
     "label",
-    ["**All blocking issues resolved**:", "All review items addressed:", "## All bugs fixed"],
+    ["**All blocking issues resolved**:", "All review items addressed:", "## All tasks completed"],
 )
 def test_a_list_under_a_line_that_says_it_is_all_done_is_the_handoffs(label):
     text = (
