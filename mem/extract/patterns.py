@@ -1569,7 +1569,9 @@ def marked(text: str) -> list[tuple[str, frozenset[str]]]:
         return []
     cues = compiled()
     found = []
-    for sentence in sentences(text, cues):
+    # Each line apart: a report's heading, list items and table rows end no sentence, and one
+    # "sentence" of a whole report would name most of what came before it.
+    for sentence in (part for line in text.splitlines() for part in sentences(line, cues)):
         if reverted and REVERTED.search(sentence):
             how = "revert"
         elif corrected and CORRECTED.search(sentence):

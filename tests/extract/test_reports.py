@@ -504,6 +504,28 @@ def test_a_task_the_agent_reports_done_later_is_taken_back():
     assert [c.text for c in capture.retracted] == tasks
 
 
+def test_a_report_closes_a_task_by_a_line_that_says_it_done_not_by_all_its_words():
+    # A report's heading and list items end no sentence: read as one, its words would name
+    # most earlier tasks, and "Added" anywhere in it would close them.
+    capture = Capture()
+    steps = [
+        Message("user", "migrate the search"),
+        Message("assistant", "Next step: rebuild the search index after the migration."),
+        Message("user", "go on"),
+        Message(
+            "assistant",
+            "## Summary\n\n- Added the search migration\n- Index rebuild after the "
+            "migration is still to come\n- Queries return the new fields\n",
+        ),
+        Message("user", "thanks"),
+    ]
+    found = session(capture, steps)
+    assert "rebuild the search index after the migration." in [
+        c.text for c in found if c.category == "tasks"
+    ]
+    assert capture.retracted == []
+
+
 def test_a_code_block_reports_no_work_done():
     # An edit's comment ("# rebuilt the search index") is code, not the agent saying it did
     # the task: the task stays open.
