@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mem.extract.cues import ABBREVIATIONS, Compiled, compiled
 from mem.extract.formats import Message
 from mem.extract.patterns import (
+    CONCLUSION,
     DONE,
     DONE_SHARE,
     ITEM_ENDS,
@@ -108,6 +110,12 @@ INTRODUCING_WORDS = frozenset(
     )
 )
 WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# A report's conclusion by its label: "Recommendation: use `checkpoint-pi` as the base".
+CONCLUDED = re.compile(
+    r"^(?:my\s+|our\s+|final\s+)?(?:recommendation|conclusion|verdict|bottom\s+line|recomenda[cç][aã]o"
+    r"|conclus[aã]o|empfehlung|fazit|结论|推荐|結論|推奨)\s*[:：]\s*\S",
+    re.IGNORECASE,
+)
 # A colon that introduces what follows, not one inside a name (`publish:ci`, `https:`).
 INTRODUCED = re.compile(r"[:：](?=\s|$)")
 FENCE = "```"
@@ -290,13 +298,13 @@ class SessionSummary:
             main = account(outcome_of(reports[most], cues))
             if main:
                 return main
-        told = changed = fallback = carried = ""
+        told = changed = fallback = carried = concluded = earlier = ""
         for text in reversed(reports):
             said = outcome_of(text, cues)
             if not any(said):
                 continue  # nothing stated: the report is an older message
             if not fallback and not carried:
-                told, changed, fallback, carried = said  # the final report
+                told, changed, fallback, carried, concluded = said  # the final report
                 if told or changed or carried:
                     break
                 continue
@@ -304,13 +312,14 @@ class SessionSummary:
             # change an earlier report made says what the session did, if one did.
             earlier = account(said)
             if earlier:
-                fallback = earlier
                 break
         if changed and fallback and filed_as(fallback, cues) == "lessons":
             fallback = changed  # the report leads with what broke: the fix says what was done
         # A change the report said it would make and then made ("I'll fix the order of…" over
-        # its diff) says the work where no account or commit does.
-        return told or cap("; ".join(subjects[-3:])) or carried or fallback
+        # its diff) says the work where no account or commit does; a session that changed
+        # nothing (a comparison, an audit) is summed up by what its report concludes.
+        subjects_said = cap("; ".join(subjects[-3:]))
+        return told or subjects_said or carried or earlier or concluded or fallback
 
     @staticmethod
     def main_turn(worked: list[int]) -> int:
@@ -461,23 +470,35 @@ def shorten(path: str) -> str:
     return "/".join(parts[-3:])
 
 
-def account(said: tuple[str, str, str, str], announced: bool = True) -> str:
+class Outcome(NamedTuple):
+    """What a report says of the work, by how it says it (`outcome_of`)."""
+
+    told: str  # its account of the work, by an outcome cue: "I fixed…"
+    changed: str  # its first change made: a statement filed as a decision
+    fallback: str  # its first statement that is no status or task
+    carried: str  # the first change it said it would make and went on to make (`carried_out`)
+    concluded: str  # what it concludes: the first statement under "Recommendation" or such
+
+
+def account(said: Outcome, announced: bool = True) -> str:
     """A report's account of the work (`outcome_of`), else (`announced`) the change it said it
     would make and made, else its change, unless it is a step it tells the reader to take ("Set
     your workspace to…")."""
-    told, changed, _, carried = said
+    told, changed, _, carried, _ = said
     found = told or (carried if announced else "") or changed
     return "" if SECOND_PERSON.search(found) else found
 
 
-def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str, str]:
-    """A report's account of the work (its outcome cue: "I fixed…"), its first change made (a
-    statement filed as a decision), its first statement that is no status or task, and the
-    first change it said it would make and went on to make (`carried_out`)."""
-    told = changed = fallback = carried = ""
+def outcome_of(text: str, cues: Compiled) -> Outcome:
+    """What a report says of the work (see `Outcome`)."""
+    told = changed = fallback = carried = concluded = ""
+    concluding = ""  # the heading over what a report concludes ("**Recommendation**")
     units = list(prose_units(text))
     for index, unit in enumerate(units):
         sentence = without_interjection(body_of(unit))
+        if unit.kind in ("heading", "title"):
+            heading = sentence.strip("#*:： ")
+            concluding = heading if CONCLUSION.match(heading) else ""
         items = listed_after(units, index) if sentence.endswith((":", "：")) else []
         # A line alone that introduces a list reads as a title ("Improved the tests:"); with
         # its items it says what was done, as a sentence would.
@@ -496,6 +517,9 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str, str]:
             carried = carried_out(sentence, text[text.find(unit.text) + len(unit.text) :], cues)
         if not is_statement(sentence, cues):
             continue
+        if not concluded and (concluding or CONCLUDED.match(sentence)):
+            # under its heading, the heading's word says what the sentence is
+            concluded = cap(f"{concluding}: {sentence}" if concluding else sentence)
         # An outcome says what was done to what: "Fixed — one line in x" says neither.
         if said_words(sentence) < OUTCOME_WORDS:
             continue
@@ -508,7 +532,7 @@ def outcome_of(text: str, cues: Compiled) -> tuple[str, str, str, str]:
             or (classify(sentence, cues) or Candidate("", "", "")).category == "tasks"
         ):
             fallback = cap(sentence)
-    return told, changed, fallback, carried
+    return Outcome(told, changed, fallback, carried, concluded)
 
 
 def carried_out(sentence: str, after: str, cues: Compiled) -> str:

@@ -2408,3 +2408,20 @@ def test_a_list_under_a_line_that_says_it_is_all_done_is_the_handoffs(label):
 def test_a_check_label_in_any_language_states_no_memory():
     assert report("Validação Visual: Testei a aplicação final na porta 8508 e tudo funciona.") == []
     assert report("Visual validation: the final app on port 8508 renders every chart.") == []
+
+
+def test_a_session_that_changed_nothing_is_summed_up_by_what_its_report_concludes():
+    research = (
+        "## Ranked comparison\n\n"
+        "Ranking criterion: how complete and reliable the rewind experience is for real "
+        "coding sessions.\n\n"
+        "| Rank | Tool | Notes |\n|---|---|---|\n| 1 | checkpoint-pi | per-turn snapshots |\n\n"
+        "**Recommendation**\n\n"
+        "Use **`checkpoint-pi`** as the base today.\n"
+    )
+    assert what_of(research) == "Recommendation: Use **`checkpoint-pi`** as the base today."
+    labelled = "The audit covered all 40 modules.\n\nVerdict: keep the ESM build and drop CommonJS."
+    assert what_of(labelled) == "Verdict: keep the ESM build and drop CommonJS."
+    # An account of work done says it first.
+    done = "Fixed the export so every format is written.\n\nRecommendation: release it as 1.2."
+    assert what_of(done) == "Fixed the export so every format is written."
