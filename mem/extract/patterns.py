@@ -25,6 +25,7 @@ ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; "
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")  # list items that are sentences keep them
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
+WIDE_RUN = re.compile(f"(?:(?=[{chr(WIDE)}-{chr(0x10FFFF)}])[^\\W\\d_])+")  # CJK words, unspaced
 MAX_CHARS = 300  # an extract is cut at a sentence end within this
 RULE_WINDOW = 2 * MAX_CHARS  # how much of a sentence the rules read
 LONG_PROMPT_CHARS = 1200  # a prompt this long is a document the person gave, not a remark
@@ -1640,8 +1641,14 @@ def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:
 
 @lru_cache(maxsize=4096)  # a claim is held against each later message: its words, once
 def content_words(text: str) -> frozenset[str]:
-    """A text's words of four letters or more, their endings cut ("rebuilt" meets "rebuild")."""
-    return frozenset(word[:STEM] for word in FOUR_LETTERS.findall(text.lower()))
+    """A text's words of four letters or more, their endings cut ("rebuilt" meets "rebuild");
+    in Chinese and Japanese, which put no space between words, each two characters that stand
+    together ("本地 4 个提交尚未推送" holds 推送, as "推送到 GitHub" does)."""
+    lowered = text.lower()
+    words = {word[:STEM] for word in FOUR_LETTERS.findall(lowered) if not WIDE_CHAR.match(word)}
+    for run in WIDE_RUN.findall(lowered):
+        words.update(run[at : at + 2] for at in range(len(run) - 1))
+    return frozenset(words)
 
 
 def is_open_question(body: str, cues: Compiled) -> bool:

@@ -2425,3 +2425,18 @@ def test_a_session_that_changed_nothing_is_summed_up_by_what_its_report_conclude
     # An account of work done says it first.
     done = "Fixed the export so every format is written.\n\nRecommendation: release it as 1.2."
     assert what_of(done) == "Fixed the export so every format is written."
+
+
+def test_a_task_said_in_chinese_is_taken_back_when_a_later_message_reports_it_done():
+    # Chinese puts no space between words: two characters that stand together are compared.
+    capture = Capture()
+    steps = [
+        Message("user", "把本地提交推送到远程"),
+        Message("assistant", "下一步：把本地的 3 个提交推送到远程仓库。"),
+        Message("user", "继续"),
+        Message("assistant", "已完成：本地的 3 个提交已经推送到远程仓库。"),
+        Message("user", "谢谢"),
+    ]
+    found = session(capture, steps)
+    tasks = [c.text for c in found if c.category == "tasks"]
+    assert tasks and [c.text for c in capture.retracted] == tasks
