@@ -23,6 +23,7 @@ LOWERED_AFTER = 2000
 CLASSIFIED = itertools.count(1)  # sentences classified in this process
 ITEM_ENDS = " .;；。"  # what a list item ends on that joining items with "; " replaces
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")  # list items that are sentences keep them
+WIDE_ENDS = ("。", "！", "？")
 WIDE = 0x2E80  # from here on, characters are CJK and the like: one says a word
 WIDE_CHAR = re.compile(f"[{chr(WIDE)}-{chr(0x10FFFF)}]")
 WIDE_RUN = re.compile(f"(?:(?=[{chr(WIDE)}-{chr(0x10FFFF)}])[^\\W\\d_])+")  # CJK words, unspaced
@@ -181,7 +182,7 @@ STATE_LABEL = re.compile(
     re.IGNORECASE,
 )
 TOUCHED_LIST = re.compile(
-    rf"^(?:#+\s*)?(?:\d+[.)]\s*)?\**\s*(?:{FILES_TOUCHED})(?:\s*\([^)]*\))?\s*\**\s*[:：]?\s*\**$",
+    rf"^(?:#+\s*)?(?:\d+[.)]\s*)?\**\s*(?:{FILES_TOUCHED})(?:\s*\([^)]*\))?[\s*:：]*$",
     re.IGNORECASE,
 )
 # A check's result, unless it says why ("Build: requires Node 20 because…").
@@ -197,7 +198,7 @@ CHECK_LABEL = re.compile(
 DONE_LIST = re.compile(
     r"^all\s+(?:[\w-]+\s+){0,2}(?:issues|blockers|items|tasks|todos|checks|comments)"
     r"\s+(?:(?:are|were|have\s+been|now)\s+)*(?:resolved|fixed|addressed|closed|completed|done)"
-    r"\b[^:：]*[:：]$",
+    r"[\s*:：]*$",  # "…resolved, but these remain open:" lists what is not done
     re.IGNORECASE,
 )
 # A report's own one-line summary is the handoff's What, not another memory.
@@ -838,7 +839,8 @@ def items_as_text(parts: list[str]) -> str:
     """List items as one text: sentences as they were written, one after another; else
     joined with "; " in place of their own ends ("Added `--tag`; Dropped the `beta` job")."""
     if all(part.endswith(SENTENCE_ENDS) for part in parts):
-        return " ".join(parts)
+        # (a CJK full stop needs no space after it)
+        return "".join(p + ("" if p.endswith(WIDE_ENDS) else " ") for p in parts).rstrip()
     return "; ".join(part.rstrip(ITEM_ENDS) for part in parts)
 
 
@@ -1002,12 +1004,15 @@ def candidates(
                 optional = -1  # past the section of work of low priority
             if LOW_PRIORITY.search(bare):
                 optional = unit.indent  # "NIEDRIG (Nice-to-have)": may never be done
-            done = DONE_LIST.match(bare.rstrip(":： ") + ":")
-            if cues.option.search(bare) or TOUCHED_LIST.match(bare) or done:
+            if cues.option.search(bare) or TOUCHED_LIST.match(bare):
                 # "### Option 2: …": what follows is proposed; "### Files Modified": what the
-                # work touched, which the diff holds; "**All blocking issues resolved**:" the
-                # work done, which the handoff tells
+                # work touched, which the diff holds
                 proposed = unit.indent
+                continue
+            if DONE_LIST.match(bare):
+                # "**All blocking issues resolved**:": the list under it is the work done,
+                # which the handoff tells (not a note that follows it)
+                option = (unit.block + 1, LINES_LIST)
                 continue
             if proposed != -1 and (unit.indent <= proposed or CONCLUSION.match(bare)):
                 proposed = -1  # the next section, or the options' conclusion ("Recommendation")
@@ -1074,7 +1079,11 @@ def candidates(
             proposed = -1  # "**Recommendation:** we went with B because…" closes the options
         if proposed != -1:
             continue
-        guessed = plain.endswith((":", "：")) and bool(cues.hedge.search(straight(plain)))
+        guessed = (
+            plain.endswith((":", "："))
+            and bool(cues.hedge.search(straight(plain)))
+            and bool(cues.unfinished.search(plain.rstrip(":： ")))
+        )
         recorded = bool(TOUCHED_LIST.match(plain) or DONE_LIST.match(plain))
         if guessed or recorded or cues.option.search(plain):
             # "Option 2: …" and the list right under it; not the paragraph after it. A list
@@ -1570,9 +1579,9 @@ def marked(text: str) -> list[tuple[str, frozenset[str]]]:
         return []
     cues = compiled()
     found = []
-    # Each line apart: a report's heading, list items and table rows end no sentence, and one
+    # Each paragraph, list item, heading and table row apart: they end no sentence, and one
     # "sentence" of a whole report would name most of what came before it.
-    for sentence in (part for line in text.splitlines() for part in sentences(line, cues)):
+    for sentence in (part for block in paragraphs(text) for part in sentences(block, cues)):
         if reverted and REVERTED.search(sentence):
             how = "revert"
         elif corrected and CORRECTED.search(sentence):
@@ -1583,6 +1592,24 @@ def marked(text: str) -> list[tuple[str, frozenset[str]]]:
             continue
         found.append((how, content_words(sentence)))
     return found
+
+
+def paragraphs(text: str) -> Iterator[str]:
+    """A text's paragraphs, list items, headings and table rows, each one line: the lines a
+    paragraph is wrapped over joined ("I have now rebuilt / the search index")."""
+    block: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if block and (not stripped or stripped.startswith(("#", "|")) or BULLET.match(line)):
+            yield " ".join(block)
+            block = []
+        if stripped:
+            block.append(stripped)
+        if stripped.startswith(("#", "|")):
+            yield " ".join(block)
+            block = []
+    if block:
+        yield " ".join(block)
 
 
 def asks_the_person(body: str, cues: Compiled) -> bool:

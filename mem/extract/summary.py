@@ -299,12 +299,14 @@ class SessionSummary:
             if main:
                 return main
         told = changed = fallback = carried = concluded = earlier = ""
+        final: Outcome | None = None
         for text in reversed(reports):
             said = outcome_of(text, cues)
             if not any(said):
                 continue  # nothing stated: the report is an older message
-            if not fallback and not carried:
-                told, changed, fallback, carried, concluded = said  # the final report
+            if final is None:
+                final = said
+                told, changed, fallback, carried, concluded = said
                 if told or changed or carried:
                     break
                 continue
@@ -500,6 +502,10 @@ def outcome_of(text: str, cues: Compiled) -> Outcome:
             heading = sentence.strip("#*:： ")
             concluding = heading if CONCLUSION.match(heading) else ""
         items = listed_after(units, index) if sentence.endswith((":", "：")) else []
+        if not carried and unit.kind != "heading":
+            # (a short line that ends in a colon reads as a title: "我来修改 `x.ts`：" over its diff)
+            at = text.find(unit.text)
+            carried = carried_out(sentence, text[at + len(unit.text) :] if at >= 0 else "", cues)
         # A line alone that introduces a list reads as a title ("Improved the tests:"); with
         # its items it says what was done, as a sentence would.
         if unit.kind == "heading" or (unit.kind == "title" and not items) or len(sentence) < 15:
@@ -513,8 +519,6 @@ def outcome_of(text: str, cues: Compiled) -> Outcome:
             sentence = introduction_stated(sentence, cues)  # "Added two tests to x:"
             if not sentence:
                 continue
-        if not carried:
-            carried = carried_out(sentence, text[text.find(unit.text) + len(unit.text) :], cues)
         if not is_statement(sentence, cues):
             continue
         if not concluded and (concluding or CONCLUDED.match(sentence)):
@@ -537,15 +541,18 @@ def outcome_of(text: str, cues: Compiled) -> Outcome:
 
 def carried_out(sentence: str, after: str, cues: Compiled) -> str:
     """The change a sentence says the agent is about to make ("I'll fix the order of operations
-    in `x.ts`:"), where the text `after` it makes it (a diff, a code block) or says it is done:
-    "Fix the order of operations in `x.ts`". What follows its colon is the change itself."""
+    in `x.ts`:"), where the edit follows it at once (a chat export shows it as a code block) or
+    the sentence goes on to say it is done ("我来修改…： 完成！"): "Fix the order of operations in
+    `x.ts`". Not where the message then offers it ("Want me to apply this?"): a proposal."""
     intent = cues.intent.search(sentence)
     if intent is None:
         return ""
     said = sentence[: intent.start()] + sentence[intent.end() :]
     colon = INTRODUCED.search(said)
     change, made = (said[: colon.start()], said[colon.end() :]) if colon else (said, "")
-    if not (FENCE in after or DONE.search(after) or DONE.search(made)):
+    edited = after.lstrip().startswith(FENCE)
+    offered = any(cues.offer.search(line.strip()) for line in after.splitlines())
+    if not (edited or DONE.search(made)) or offered:
         return ""
     return cap(capitalised(change.strip())) if said_words(change) >= OUTCOME_WORDS else ""
 

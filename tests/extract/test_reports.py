@@ -2252,10 +2252,32 @@ def test_a_change_the_report_says_it_will_make_and_then_makes_is_its_what():
     assert what_of(zh) == "修改 `package.json` 中的 `publish:ci` 脚本，让它自动判断版本号"
     ja = "GA4 の同意モードで page_view が送られない設定を修正します。\n\n```js\ngtag()\n```\n"
     assert what_of(ja) == "GA4 の同意モードで page_view が送られない設定を修正。"
+    # Not a plan: nothing follows it, or what follows is not its edit, or it is offered.
     planned = "I'll update the README to mention the new `--tag` flag later this week."
-    assert what_of(planned) != "Update the README to mention the new `--tag` flag later this week"
-    looked = "Let me check the release workflow to see how tags are chosen:\n\n```\nls\n```\n"
-    assert not what_of(looked).startswith("Check the release")
+    assert not what_of(planned).startswith("Update the README")
+    not_yet = (
+        "I'll fix the order of operations in `x.ts` after the tests finish. Nothing is fixed yet."
+    )
+    assert not what_of(not_yet).startswith("Fix the order")
+    output = (
+        "Let me fix the failing assertion in `tests/test_sync.py` next. The error is:\n\n"
+        "```\nAssertionError: 3 != 4\n```\n"
+    )
+    assert not what_of(output).startswith("Fix the failing")
+    offered = (
+        "I'll refactor the config loader to read environment variables first:\n\n"
+        "```python\ndef load(): ...\n```\n\nWant me to apply this?"
+    )
+    assert not what_of(offered).startswith("Refactor the config loader")
+    wrapped = (
+        "The nightly job fails with this output:\n\n```\nTypeError\n```\n\n"
+        "Next I'll fix the order of operations in\n`startSession.ts` once you confirm it.\n"
+    )
+    assert not what_of(wrapped).startswith("Fix the order")
+    # A short line that ends in a colon over its diff, as Chinese and Japanese put it.
+    assert what_of("我来修改 `x.ts` 中的运算顺序和返回值：\n\n```ts\nx\n```\n") == (
+        "修改 `x.ts` 中的运算顺序和返回值"
+    )
 
 
 def test_a_commit_subject_says_the_work_before_a_change_announced_on_the_way():
@@ -2326,21 +2348,20 @@ def test_what_a_report_puts_forward_as_possible_or_guesses_is_not_stored():
         "- Field validation errors on the posting date.\n"
     )
     assert report(guessed) == []
-    # The line itself may state something firm before its guess: it is read as any line is.
+    # A guess within a line that states something ("…, which were probably meant as
+    # markers:") does not make its list guesses: the line and its items are read.
     stated = (
         "### Known issues\n\n"
         "Many theme files define highlights with clashing colours in `treesitter.lua`, "
         "which were probably meant as markers:\n\n"
         "- `@define` uses green on red in the tree-sitter groups.\n"
     )
-    assert report(stated) == [
+    assert [text for _, text in report(stated)] == [
         (
-            "lessons",
-            (
-                "Many theme files define highlights with clashing colours in `treesitter.lua`, "
-                "which were probably meant as markers"
-            ),
-        )
+            "Many theme files define highlights with clashing colours in `treesitter.lua`, "
+            "which were probably meant as markers"
+        ),
+        "Known issues: `@define` uses green on red in the tree-sitter groups.",
     ]
 
 
@@ -2398,16 +2419,27 @@ def test_a_list_of_the_files_the_work_touched_is_not_memory(label):
 def test_a_list_under_a_line_that_says_it_is_all_done_is_the_handoffs(label):
     text = (
         f"{label}\n\n"
-        "- Repo hygiene (no tracked DBs)\n"
+        "- Repo hygiene: switched the fixtures to SQLite instead of tracked DB dumps\n"
         "- Data provenance (complete citations)\n"
-        "- Session logging (database-backed)\n"
+        "- Session logging now writes to the database because files got lost\n"
     )
     assert report(text) == []
+    # A note after the list is read as any line is.
+    note = "\n\nNote: the `sync` job must run before `deploy` because it writes the manifest.\n"
+    assert [category for category, _ in report(text + note)] == ["lessons"]
+
+
+def test_a_list_of_what_is_not_done_yet_is_read():
+    text = (
+        "All blocking issues resolved, but these remain open:\n\n"
+        "- TODO: migrate the remaining 12 endpoints to the new client.\n"
+    )
+    assert [category for category, _ in report(text)] == ["tasks"]
 
 
 def test_a_check_label_in_any_language_states_no_memory():
-    assert report("Validação Visual: Testei a aplicação final na porta 8508 e tudo funciona.") == []
-    assert report("Visual validation: the final app on port 8508 renders every chart.") == []
+    assert report("Validação visual: o gráfico agora usa o `plotly` com os dados de 2024.") == []
+    assert report("Manual test: the login form now rejects an empty `password` field.") == []
 
 
 def test_a_session_that_changed_nothing_is_summed_up_by_what_its_report_concludes():
@@ -2440,3 +2472,44 @@ def test_a_task_said_in_chinese_is_taken_back_when_a_later_message_reports_it_do
     found = session(capture, steps)
     tasks = [c.text for c in found if c.category == "tasks"]
     assert tasks and [c.text for c in capture.retracted] == tasks
+
+
+def test_a_list_after_a_guess_is_guesses_only_where_the_list_finishes_the_line():
+    changed = (
+        "I made three changes that should fix the flaky upload test:\n\n"
+        "- Uploads now retry three times because S3 returns transient 503s.\n"
+    )
+    assert [category for category, _ in report(changed)] == ["lessons"]
+    found = (
+        "Die Ursache war wahrscheinlich doppelt, beide sind behoben:\n\n"
+        "- Der Parser verwirft die letzte Zeile, weil der Puffer nicht geleert wird.\n"
+    )
+    assert report(found) != []
+
+
+def test_a_short_final_verdict_is_the_what_after_an_earlier_report():
+    summary = SessionSummary()
+    summary.take(Message("assistant", "The audit covered all forty modules in the repository."), [])
+    summary.take(Message("user", "and?"), [])
+    summary.take(Message("assistant", "Verdict: keep the ESM build."), [])
+    assert summary.what == "Verdict: keep the ESM build."
+
+
+def test_a_done_mark_wrapped_over_two_lines_closes_its_task():
+    capture = Capture()
+    steps = [
+        Message("user", "migrate the search"),
+        Message("assistant", "Next step: rebuild the search index after the migration."),
+        Message("user", "go on"),
+        Message(
+            "assistant", "I have now rebuilt\nthe search index after the migration, as planned."
+        ),
+        Message("user", "thanks"),
+    ]
+    session(capture, steps)
+    assert [c.text for c in capture.retracted] == ["rebuild the search index after the migration."]
+
+
+def test_sentences_of_a_chinese_list_are_joined_without_a_space():
+    text = "约定：\n\n- 测试文件放在被测模块旁边。\n- 每个包只导出一个公共入口。\n"
+    assert report(text) == [("facts", "约定: 测试文件放在被测模块旁边。每个包只导出一个公共入口。")]

@@ -335,9 +335,9 @@ def compiled() -> Compiled:
     # exclamation mark ends one whatever follows, since people type prompts in lower case.
     # A number that counts items ("Next step: 1. Rebuild") ends no sentence.
     # Nor does an abbreviation's ("(e.g. Pi `deploy`)", "z.B. Redis", "vs. Postgres"), nor a
-    # mark that stands alone as a symbol ("The ! means negation").
+    # mark that stands alone as a symbol before a word in lower case ("The ! means negation").
     sentence_end = (
-        r"(?<=[.!?])(?<!\s[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)"
+        r"(?<=[.!?])(?<!:\s\d\.)(?<!:\s\d\d\.)"
         + ABBREVIATIONS
         + r"\s+(?=[\"'(\[`*]?[A-ZÀ-Ý0-9])|(?<=[!?])(?<!\s[!?])\s+(?=[a-zà-ý])"
     )

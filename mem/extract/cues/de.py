@@ -157,7 +157,7 @@ CUES = Cues(
     option=(
         r"(?:option|variante|alternative|ansatz|vorschlag)\s+(?:[A-Z]|\d{1,2})",
         r"(?:[\w-]+\s+){0,2}(?:optionen|varianten|alternativen|ansätze)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)",
-        r"mögliche\s+(?:lösungen|ursachen|fixes|ansätze)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)",
+        r"mögliche\s+(?:lösungen|ursachen|gründe|fixes|ansätze)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)",
     ),
     reasons=(r"begründung|gründe|grund|warum|ursache",),
     checked=(r"tests?", r"testplan", r"überprüfung", r"prüfung", r"validierung"),

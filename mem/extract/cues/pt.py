@@ -312,6 +312,10 @@ CUES = Cues(
             r"(?:poss[ií]ve(?:l|is)|potenciais|potencial)\s+(?:solu[cç](?:[aã]o|[oõ]es)"
             r"|corre[cç](?:[aã]o|[oõ]es)|causas?)\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)"
         ),
+        (
+            r"(?:solu[cç](?:[aã]o|[oõ]es)|corre[cç](?:[aã]o|[oõ]es)|causas?)\s+(?:poss[ií]ve(?:l|is)"
+            r"|potenciais|prov[aá]ve(?:l|is))\b[^:：\n]{0,40}?(?=\s*[:：]?\s*$)"
+        ),
     ),
     reasons=(r"justificativa|motivos?|raz[aã]o|raz[oõ]es|porqu[eê]|causa(?:\s+raiz)?",),
     checked=(r"testes?", r"plano\s+de\s+testes?", r"verifica[cç][aã]o", r"valida[cç][aã]o"),
