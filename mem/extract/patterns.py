@@ -138,7 +138,9 @@ STATUS_LINE = re.compile(
     r"\b(?:pass|passes|passed|passing|green|ok|succeed\w*|clean)\b"
     r"|^\(?(?:all\s+)?(?:items?|tasks?|todos?)\s+(?:completed|done)\b"
     r"|[—:-]\s*(?:no\s+(?:\w+\s+)?(?:issues|errors|warnings|failures)|all\s+(?:\w+\s+)?(?:tests?"
-    r"|checks?)\s+pass\w*)\b[^a-z]*$",
+    r"|checks?)\s+pass\w*)\b[^a-z]*$"
+    # a checklist's line marked done: "**CI push access** → ✅ done (this screen)."
+    r"|(?:→|->|[—:])\s*(?:✅\s*)?(?:done|complete|completed|fixed|resolved|ok)\b[^a-z]*(?:\([^)]*\))?\W*$",
     re.IGNORECASE,
 )
 # The work judging itself done: "All docs are now consistent", "está 100% validado", "is
@@ -1306,13 +1308,30 @@ def is_reference(item: str) -> bool:
     )
 
 
+# A line that only counts what its list or sections say: "There are two root causes…:",
+# "I found 3 problems:", "Há dois problemas:", "Es gibt zwei Ursachen:", "有两个原因：".
+COUNTS_WHAT_FOLLOWS = re.compile(
+    r"^(?:there\s+(?:are|were)|(?:i|we)(?:'ve|\s+have)?\s+found|found|h[aá]|existem|es\s+gibt"
+    r"|(?:ich\s+habe|wir\s+haben)\s+gefunden)?\s*\**(?:two|three|four|five|several|multiple"
+    r"|a\s+few|\d+|dois|duas|tr[eê]s|v[aá]ri[oa]s|zwei|drei|mehrere)\**\s+(?:[\w-]+\s+){0,2}"
+    r"(?:root\s+)?(?:causes?|issues?|problems?|bugs?|reasons?|things|changes|fixes|gaps|findings"
+    r"|causas|problemas|motivos|ursachen|probleme|gründe|fehler)\b"
+    r"|^(?:有|发现了?)(?:两|三|几|多)个(?:原因|问题)"
+    r"|^(?:二|三|\d+)つの(?:原因|問題)",
+    re.IGNORECASE,
+)
+
+
 def introduction_stated(line: str, cues: Compiled) -> str:
     """What a line that introduces a list ("Added two tests to `setup_test.go`:") states by
     itself, without its colon; "" when it needs its list to say anything: it ends on a word
     the list must finish ("Added `on_dirty` parameter to:", "…should be reviewed to ensure:")
-    or in a gloss on the list ("Supported formats (pick one or more):")."""
+    or in a gloss on the list ("Supported formats (pick one or more):"), or it only counts
+    what follows ("There are **two root causes** producing this bug:")."""
     stated = line.rstrip(":： ")
-    return "" if cues.unfinished.search(stated) or stated.endswith(")") else stated
+    if cues.unfinished.search(stated) or stated.endswith(")") or COUNTS_WHAT_FOLLOWS.match(stated):
+        return ""
+    return stated
 
 
 def under_heading(found: Candidate, heading: str) -> Candidate:

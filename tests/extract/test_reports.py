@@ -2513,3 +2513,29 @@ def test_a_done_mark_wrapped_over_two_lines_closes_its_task():
 def test_sentences_of_a_chinese_list_are_joined_without_a_space():
     text = "约定：\n\n- 测试文件放在被测模块旁边。\n- 每个包只导出一个公共入口。\n"
     assert report(text) == [("facts", "约定: 测试文件放在被测模块旁边。每个包只导出一个公共入口。")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "There are **two root causes** producing this bug:",
+        "I found 3 problems in the export path:",
+        "Es gibt zwei Ursachen für den Absturz:",
+        "有两个原因：",
+    ],
+)
+def test_a_line_that_only_counts_what_follows_states_nothing(line):
+    text = f"{line}\n\n### Root cause 1\n\nThe onboarding never asks for the start date, so it is today.\n"
+    assert all(not stored.startswith(line.rstrip(":：")) for _, stored in report(text))
+
+
+def test_a_line_whose_verb_wants_its_list_states_nothing_alone():
+    text = (
+        'The "Test Period Configuration" action now shows:\n\n- Years that will be synchronized\n'
+    )
+    assert all("now shows" not in stored for _, stored in report(text))
+
+
+def test_a_checklist_line_marked_done_is_status():
+    assert report("- **CI push access** → ✅ done (this screen).") == []
+    assert report("- Migration: done") == []

@@ -687,6 +687,8 @@ CUES = Cues(
         r"should|would|could|will|can|must|may|might|shall",
         r"we|my|our|your|their|its|this|these|such|including|like",
         r"following|follows|below|ensure|either",
+        # a verb whose object is the list: "The action now shows:", "Each entry includes:"
+        r"shows|includes|contains|lists|returns|displays|means",
     ),
     option=(
         r"(?:option|alternative|approach|proposal)\s+(?:[A-Z]|\d{1,2}|one|two|three)",
