@@ -489,41 +489,52 @@ def test_a_persons_request_or_report_of_what_they_see_is_no_rule(said):
     assert list(patterns.from_person(said)) == []
 
 
-def test_a_task_the_agent_reports_done_later_is_taken_back():
+def closed_by(step: str, report: str, asked: str = "migrate the search") -> tuple[list, list]:
+    """The tasks a session found and those it took back, where the agent leaves `step` open
+    and a later message says `report`."""
     capture = Capture()
     steps = [
-        Message("user", "migrate the search"),
-        Message("assistant", "Next step: rebuild the search index after the migration."),
+        Message("user", asked),
+        Message("assistant", step),
         Message("user", "go on"),
-        Message("assistant", "Rebuilt the search index; queries return the new fields."),
+        Message("assistant", report),
         Message("user", "thanks"),
     ]
     found = session(capture, steps)
-    tasks = [c.text for c in found if c.category == "tasks"]
-    assert tasks == ["rebuild the search index after the migration."]
-    assert [c.text for c in capture.retracted] == tasks
+    return [c.text for c in found if c.category == "tasks"], [c.text for c in capture.retracted]
+
+
+STEP = "Next step: rebuild the search index after the migration."
+
+
+@pytest.mark.parametrize(
+    ("step", "report"),
+    [
+        (STEP, "Rebuilt the search index; queries return the new fields."),
+        # a paragraph wrapped over two lines is read as one
+        (STEP, "I have now rebuilt\nthe search index after the migration, as planned."),
+        # Chinese puts no space between words: two characters that stand together are compared
+        (
+            "下一步：把本地的 3 个提交推送到远程仓库。",
+            "已完成：本地的 3 个提交已经推送到远程仓库。",
+        ),
+    ],
+)
+def test_a_task_the_agent_reports_done_later_is_taken_back(step, report):
+    tasks, taken_back = closed_by(step, report)
+    assert tasks and taken_back == tasks
 
 
 def test_a_report_closes_a_task_by_a_line_that_says_it_done_not_by_all_its_words():
     # A report's heading and list items end no sentence: read as one, its words would name
     # most earlier tasks, and "Added" anywhere in it would close them.
-    capture = Capture()
-    steps = [
-        Message("user", "migrate the search"),
-        Message("assistant", "Next step: rebuild the search index after the migration."),
-        Message("user", "go on"),
-        Message(
-            "assistant",
-            "## Summary\n\n- Added the search migration\n- Index rebuild after the "
-            "migration is still to come\n- Queries return the new fields\n",
-        ),
-        Message("user", "thanks"),
-    ]
-    found = session(capture, steps)
-    assert "rebuild the search index after the migration." in [
-        c.text for c in found if c.category == "tasks"
-    ]
-    assert capture.retracted == []
+    summary = (
+        "## Summary\n\n- Added the search migration\n- Index rebuild after the "
+        "migration is still to come\n- Queries return the new fields\n"
+    )
+    tasks, taken_back = closed_by(STEP, summary)
+    assert "rebuild the search index after the migration." in tasks
+    assert taken_back == []
 
 
 def test_a_code_block_reports_no_work_done():
@@ -2459,21 +2470,6 @@ def test_a_session_that_changed_nothing_is_summed_up_by_what_its_report_conclude
     assert what_of(done) == "Fixed the export so every format is written."
 
 
-def test_a_task_said_in_chinese_is_taken_back_when_a_later_message_reports_it_done():
-    # Chinese puts no space between words: two characters that stand together are compared.
-    capture = Capture()
-    steps = [
-        Message("user", "把本地提交推送到远程"),
-        Message("assistant", "下一步：把本地的 3 个提交推送到远程仓库。"),
-        Message("user", "继续"),
-        Message("assistant", "已完成：本地的 3 个提交已经推送到远程仓库。"),
-        Message("user", "谢谢"),
-    ]
-    found = session(capture, steps)
-    tasks = [c.text for c in found if c.category == "tasks"]
-    assert tasks and [c.text for c in capture.retracted] == tasks
-
-
 def test_a_list_after_a_guess_is_guesses_only_where_the_list_finishes_the_line():
     changed = (
         "I made three changes that should fix the flaky upload test:\n\n"
@@ -2493,21 +2489,6 @@ def test_a_short_final_verdict_is_the_what_after_an_earlier_report():
     summary.take(Message("user", "and?"), [])
     summary.take(Message("assistant", "Verdict: keep the ESM build."), [])
     assert summary.what == "Verdict: keep the ESM build."
-
-
-def test_a_done_mark_wrapped_over_two_lines_closes_its_task():
-    capture = Capture()
-    steps = [
-        Message("user", "migrate the search"),
-        Message("assistant", "Next step: rebuild the search index after the migration."),
-        Message("user", "go on"),
-        Message(
-            "assistant", "I have now rebuilt\nthe search index after the migration, as planned."
-        ),
-        Message("user", "thanks"),
-    ]
-    session(capture, steps)
-    assert [c.text for c in capture.retracted] == ["rebuild the search index after the migration."]
 
 
 def test_sentences_of_a_chinese_list_are_joined_without_a_space():
