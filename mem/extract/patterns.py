@@ -1322,15 +1322,31 @@ COUNTS_WHAT_FOLLOWS = re.compile(
 )
 
 
+# The words of a line that only announces a list ("I've made the following changes:", "Here
+# is what I did:", "Summary of what was accomplished:"); one with any other word ("…changes to
+# the CLI:") says where.
+INTRODUCING_WORDS = frozenset(
+    (
+        *("i", "i've", "ive", "we", "we've", "have", "has", "made", "make", "the", "following"),
+        *("changes", "change", "here", "is", "are", "what", "did", "done", "these", "this"),
+        *("summary", "of", "was", "were", "accomplished", "completed", "so", "far", "all"),
+    )
+)
+WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
 def introduction_stated(line: str, cues: Compiled) -> str:
     """What a line that introduces a list ("Added two tests to `setup_test.go`:") states by
     itself, without its colon; "" when it needs its list to say anything: it ends on a word
     the list must finish ("Added `on_dirty` parameter to:", "…should be reviewed to ensure:")
     or in a gloss on the list ("Supported formats (pick one or more):"), or it only counts
-    what follows ("There are **two root causes** producing this bug:")."""
+    what follows ("There are **two root causes** producing this bug:") or announces it
+    ("Summary of what was accomplished:")."""
     stated = line.rstrip(":： ")
     if cues.unfinished.search(stated) or stated.endswith(")") or COUNTS_WHAT_FOLLOWS.match(stated):
         return ""
+    if not set(WORDS.findall(stated.lower())) - INTRODUCING_WORDS:
+        return ""  # "Summary of what was accomplished:" announces its list, says nothing
     return stated
 
 

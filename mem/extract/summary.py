@@ -13,12 +13,14 @@ from mem.extract.patterns import (
     CONCLUSION,
     DONE,
     DONE_SHARE,
+    INTRODUCING_WORDS,
     ITEM_ENDS,
     LEAF_LEVEL,
     MAX_CHARS,
     SECOND_PERSON,
     SECTION_NUMBER,
     STATEMENT_WORDS,
+    WORDS,
     Candidate,
     Unit,
     body_of,
@@ -100,16 +102,6 @@ PROSE_COMMIT = re.compile(
     r"\b(?:committed|commit)\s+(?:as\s+|in\s+|it\s+as\s+)?`?(?P<sha>[0-9a-f]{7,40})`?\b",
     re.IGNORECASE,
 )
-# The words of a line that only announces a list ("I've made the following changes:", "Here
-# is what I did:"); one with any other word ("…changes to the CLI:") says where.
-INTRODUCING_WORDS = frozenset(
-    (
-        *("i", "i've", "ive", "we", "we've", "have", "has", "made", "make", "the", "following"),
-        *("changes", "change", "here", "is", "are", "what", "did", "done", "these", "this"),
-        *("summary", "of"),
-    )
-)
-WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 # A report's conclusion by its label: "Recommendation: use `checkpoint-pi` as the base".
 CONCLUDED = re.compile(
     r"^(?:my\s+|our\s+|final\s+)?(?:recommendation|conclusion|verdict|bottom\s+line|recomenda[cç][aã]o"

@@ -2520,3 +2520,11 @@ def test_a_line_whose_verb_wants_its_list_states_nothing_alone():
 def test_a_checklist_line_marked_done_is_status():
     assert report("- **CI push access** → ✅ done (this screen).") == []
     assert report("- Migration: done") == []
+
+
+def test_a_line_that_only_announces_its_list_states_nothing():
+    text = (
+        "Done. Summary of what was accomplished:\n\n"
+        "- Created two tasks in task-master under the `dev` tag\n"
+    )
+    assert all("Summary of what" not in stored for _, stored in report(text))
