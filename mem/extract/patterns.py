@@ -170,7 +170,6 @@ WORKFLOW_STEP = re.compile(
     r"|^(?:fixed|done|resolved)\s*[—–-]\s",
     re.IGNORECASE,
 )
-# Where the work stands (its commit, branch, PR, status, date): the handoff's, not memory.
 # What the work touched, listed ("Files modified: Main.kt, README.md", or a list under such a
 # label): the diff and the commits hold it whole.
 FILES_TOUCHED = (
@@ -178,6 +177,7 @@ FILES_TOUCHED = (
     r"|(?:modified|changed)\s+files|arquivos\s+(?:modificados|alterados)|geänderte\s+dateien"
     r"|修改的文件|变更文件|変更(?:した)?ファイル"
 )
+# Where the work stands (its commit, branch, PR, status, date, files): the handoff's, not memory.
 STATE_LABEL = re.compile(
     r"^(?:last\s+)?(?:branch|status|pr|pull\s+request|updated|last\s+updated|date|time|tracking"
     rf"|{FILES_TOUCHED})\s*[:：]",
@@ -1089,8 +1089,8 @@ def candidates(
         recorded = bool(TOUCHED_LIST.match(plain) or DONE_LIST.match(plain))
         if guessed or recorded or cues.option.search(plain):
             # "Option 2: …" and the list right under it; not the paragraph after it. A list
-            # a guess introduces ("The issue is likely related to either:") is guesses too,
-            # though the line itself may state something ("Many files hold X, probably Y:").
+            # that a guess introduces and must finish ("The issue is likely related to
+            # either:") is guesses too; the line itself is still read as any line is.
             option = (
                 (unit.block, unit.indent) if unit.kind == "bullet" else (unit.block + 1, LINES_LIST)
             )
