@@ -958,8 +958,10 @@ class Candidate(NamedTuple):
     start: int
     before_start: int  # where the lines `check` covers before it start
     before: list[str]
-    window: int  # index of its line in Tracked.window
-    pending: int  # index of its first message in Tracked.pending
+    # Counted from the start of the reading, not of the lists, so that giving up the oldest
+    # candidate changes no other one.
+    window: int  # index of its line in Tracked.window, plus Tracked.window_dropped
+    pending: int  # index of its first message in Tracked.pending, plus Tracked.pending_dropped
 
 
 class Tracked:
@@ -985,6 +987,8 @@ class Tracked:
         self.recent_bytes = 0
         self.candidates: deque[Candidate] = deque()
         self.window: list[str] = []  # lines from the oldest candidate on
+        self.window_dropped = 0  # lines given up before it
+        self.pending_dropped = 0  # messages given up (into the course) before it
         self.pending: list[tuple[formats.Message, str, formats.Message]] = []
 
     def __iter__(self) -> Iterator[str]:
@@ -1048,7 +1052,13 @@ class Tracked:
         before = [line for _, line in self.recent]
         before_start = self.recent[0][0] if self.recent else self.start
         self.candidates.append(
-            Candidate(self.start, before_start, before, len(self.window), len(self.pending))
+            Candidate(
+                self.start,
+                before_start,
+                before,
+                self.window_dropped + len(self.window),
+                self.pending_dropped + len(self.pending),
+            )
         )
         if len(self.candidates) > RESTART_CANDIDATES:
             self.drop_oldest()
@@ -1057,16 +1067,15 @@ class Tracked:
         """Give up the oldest candidate: what was read before the next one (or all, if none is
         left) goes into the course."""
         self.candidates.popleft()
-        window = self.candidates[0].window if self.candidates else len(self.window)
-        pending = self.candidates[0].pending if self.candidates else len(self.pending)
+        next_one = self.candidates[0] if self.candidates else None
+        window = next_one.window - self.window_dropped if next_one else len(self.window)
+        pending = next_one.pending - self.pending_dropped if next_one else len(self.pending)
         for _, session, clean in self.pending[:pending]:
             self.course.absorb(session, clean)
         del self.pending[:pending]
         del self.window[:window]
-        self.candidates = deque(
-            item._replace(window=item.window - window, pending=item.pending - pending)
-            for item in self.candidates
-        )
+        self.window_dropped += window
+        self.pending_dropped += pending
 
     def reached(self, path: str) -> ledger.Reached | None:
         """The latest candidate a fresh reader reads on from as this one did, and what a whole
@@ -1076,12 +1085,14 @@ class Tracked:
         for candidate in reversed(self.candidates):
             if not candidate.before:
                 continue  # nothing before it to check a rewrite by
-            again = list(formats.read(self.fmt, [*self.header, *self.window[candidate.window :]]))
-            read = self.pending[candidate.pending :]
+            window = candidate.window - self.window_dropped
+            pending = candidate.pending - self.pending_dropped
+            again = list(formats.read(self.fmt, [*self.header, *self.window[window:]]))
+            read = self.pending[pending:]
             skip = len(read) - len(again)
             if skip < 0 or [raw for raw, _, _ in read[skip:]] != again:
                 continue
-            for _, session, clean in self.pending[: candidate.pending + skip]:
+            for _, session, clean in self.pending[: pending + skip]:
                 self.course.absorb(session, clean)
             course = self.course.state()
             if course is None:
