@@ -1335,6 +1335,12 @@ INTRODUCING_WORDS = frozenset(
 WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
+def announces_only(line: str) -> bool:
+    """Whether a line only says that a list follows ("I've made the following changes",
+    "Summary of what was accomplished"): all its words are `INTRODUCING_WORDS`."""
+    return not set(WORDS.findall(line.lower())) - INTRODUCING_WORDS
+
+
 def introduction_stated(line: str, cues: Compiled) -> str:
     """What a line that introduces a list ("Added two tests to `setup_test.go`:") states by
     itself, without its colon; "" when it needs its list to say anything: it ends on a word
@@ -1345,8 +1351,8 @@ def introduction_stated(line: str, cues: Compiled) -> str:
     stated = line.rstrip(":： ")
     if cues.unfinished.search(stated) or stated.endswith(")") or COUNTS_WHAT_FOLLOWS.match(stated):
         return ""
-    if not set(WORDS.findall(stated.lower())) - INTRODUCING_WORDS:
-        return ""  # "Summary of what was accomplished:" announces its list, says nothing
+    if announces_only(stated):
+        return ""  # "Summary of what was accomplished:" says nothing its list does not
     return stated
 
 

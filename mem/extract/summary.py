@@ -13,16 +13,15 @@ from mem.extract.patterns import (
     CONCLUSION,
     DONE,
     DONE_SHARE,
-    INTRODUCING_WORDS,
     ITEM_ENDS,
     LEAF_LEVEL,
     MAX_CHARS,
     SECOND_PERSON,
     SECTION_NUMBER,
     STATEMENT_WORDS,
-    WORDS,
     Candidate,
     Unit,
+    announces_only,
     body_of,
     cap,
     capitalised,
@@ -290,16 +289,15 @@ class SessionSummary:
             main = account(outcome_of(reports[most], cues))
             if main:
                 return main
-        told = changed = fallback = carried = concluded = earlier = ""
-        final: Outcome | None = None
+        earlier = ""
+        final: Outcome | None = None  # what the final report says
         for text in reversed(reports):
             said = outcome_of(text, cues)
             if not any(said):
                 continue  # nothing stated: the report is an older message
             if final is None:
                 final = said
-                told, changed, fallback, carried, concluded = said
-                if told or changed or carried:
+                if said.told or said.changed or said.carried:
                     break
                 continue
             # The final report only remarks (an answer to a side question, a status): the
@@ -307,6 +305,7 @@ class SessionSummary:
             earlier = account(said)
             if earlier:
                 break
+        told, changed, fallback, carried, concluded = final or Outcome("", "", "", "", "")
         if changed and fallback and filed_as(fallback, cues) == "lessons":
             fallback = changed  # the report leads with what broke: the fix says what was done
         # A change the report said it would make and then made ("I'll fix the order of…" over
@@ -581,7 +580,7 @@ def with_items(introduction: str, items: list[str]) -> str:
     """A line that introduces a list with as many of its items as fit in one entry: "Fixed
     in `setup.go` - now both functions: load settings first; update only the given fields"."""
     stated = introduction.rstrip(":： ")
-    if not set(WORDS.findall(stated.lower())) - INTRODUCING_WORDS:
+    if announces_only(stated):
         # "I've made the following changes:" says only that a list follows: its items say
         # what was done
         return cap("; ".join(items_within(items, MAX_CHARS)))
