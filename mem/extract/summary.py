@@ -495,8 +495,7 @@ def outcome_of(text: str, cues: Compiled) -> Outcome:
         items = listed_after(units, index) if sentence.endswith((":", "：")) else []
         if not carried and unit.kind != "heading":
             # (a short line that ends in a colon reads as a title: "我来修改 `x.ts`：" over its diff)
-            at = text.find(unit.text)
-            carried = carried_out(sentence, text[at + len(unit.text) :] if at >= 0 else "", cues)
+            carried = carried_out(sentence, text, unit.text, cues)
         # A line alone that introduces a list reads as a title ("Improved the tests:"); with
         # its items it says what was done, as a sentence would.
         if unit.kind == "heading" or (unit.kind == "title" and not items) or len(sentence) < 15:
@@ -530,14 +529,17 @@ def outcome_of(text: str, cues: Compiled) -> Outcome:
     return Outcome(told, changed, fallback, carried, concluded)
 
 
-def carried_out(sentence: str, after: str, cues: Compiled) -> str:
-    """The change a sentence says the agent is about to make ("I'll fix the order of operations
-    in `x.ts`:"), where the edit follows it at once (a chat export shows it as a code block) or
-    the sentence goes on to say it is done ("我来修改…： 完成！"): "Fix the order of operations in
-    `x.ts`". Not where the message then offers it ("Want me to apply this?"): a proposal."""
+def carried_out(sentence: str, text: str, line: str, cues: Compiled) -> str:
+    """The change a sentence (of `line`, in the report `text`) says the agent is about to make
+    ("I'll fix the order of operations in `x.ts`:"), where the edit follows it at once (a chat
+    export shows it as a code block) or the sentence goes on to say it is done ("我来修改…：
+    完成！"): "Fix the order of operations in `x.ts`". Not where the message then offers it
+    ("Want me to apply this?"): a proposal."""
     intent = cues.intent.search(sentence)
     if intent is None:
         return ""
+    at = text.find(line)  # (only for an intent: a long report's every line is no search)
+    after = text[at + len(line) :] if at >= 0 else ""
     said = sentence[: intent.start()] + sentence[intent.end() :]
     colon = INTRODUCED.search(said)
     change, made = (said[: colon.start()], said[colon.end() :]) if colon else (said, "")
