@@ -340,7 +340,14 @@ def committed(
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return
     if report.empty_input:
-        say("nothing to store: the input was empty")
+        if report.messages:
+            # An Aider history of `/add` commands and banners: read, but nobody said anything.
+            say(
+                f"nothing to store: {report.messages} message(s) read as {report.format}, "
+                "none with words in it"
+            )
+        else:
+            say("nothing to store: the input was empty")
         return
     if report.already_committed == report.messages:
         say(f"nothing new: all {report.messages} messages were already committed")

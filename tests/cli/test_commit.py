@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -68,6 +69,21 @@ def test_empty_input_stores_nothing_and_says_so(mem, vault):
     before = snapshot(vault)
     result = ok(mem("commit", "--agent", "dev", input=""))
     assert "nothing to store" in result.stderr
+    assert snapshot(vault) == before
+
+
+def test_input_read_but_holding_no_words_says_what_was_read(mem, vault):
+    # An Aider history of commands and start-up banners only: not empty, yet nothing to keep.
+    history = (
+        "\n# aider chat started at 2025-10-20 21:49:22\n\n"
+        "> Aider v0.86.1  \n> Git repo: .git with 360 files  \n\n"
+        "#### /add server.py  \n\n> ^C KeyboardInterrupt  \n"
+    )
+    before = snapshot(vault)
+    result = ok(mem("commit", "--agent", "dev", input=history))
+    assert re.fullmatch(
+        r"nothing to store: \d+ message\(s\) read as aider, none with words in it\n", result.stderr
+    )
     assert snapshot(vault) == before
 
 
