@@ -341,6 +341,12 @@ ACTION_START = re.compile(
     r"|resolved|closed|expanded|extended|documented|drafted|outlined)\b",
     re.IGNORECASE,
 )
+# A past tense with no subject before it, then its object: "Modified `LwpmApp` to…",
+# "Installed the hooks", "Read `/tmp/x` - contained…".
+PAST_ACTION = re.compile(
+    r"^(?:\*\*)?(?:[A-Z][a-z]{2,}ed|Read|Ran|Wrote|Made|Built|Set|Put|Took)\*{0,2}\s+"
+    r"(?:the|a|an|all|both|its|their|our|two|three|[`\[\"'*])"
+)
 # A later clause saying the agent is doing it now: the work it names is under way, not open.
 UNDER_WAY = re.compile(
     r"[;,—–]\s*(?:and\s+)?(?:now\s+)?(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+)?\w+ing\b",
@@ -1524,9 +1530,17 @@ def meaning(
         return Candidate("facts", "fact", cap(body), why="said of something named")
     if slots is not None or person or not listed:
         return None
-    if not names_something(probe):
+    if not names_something(probe) or reports_an_action(probe):
         return None
     return Candidate("facts", "fact", cap(body), why=UNSIGNALLED_WHY)
+
+
+def reports_an_action(probe: str) -> bool:
+    """Whether a line with no subject opens on a verb in the past ("Updated `README.md` test
+    counts", "Threaded `--ignore-file` through `root.go`", "Read `test.txt` - contained…"): the
+    writer's account of a step, which the diff or the log keeps, not a fact about the project.
+    ("Shared config lives in `x/`" opens on an adjective: a noun follows it, not an object.)"""
+    return bool(PAST_ACTION.match(probe))
 
 
 def holds(slot: str, probe: str) -> bool:

@@ -2528,3 +2528,24 @@ def test_a_line_that_only_announces_its_list_states_nothing():
         "- Created two tasks in task-master under the `dev` tag\n"
     )
     assert all("Summary of what" not in stored for _, stored in report(text))
+
+
+def test_a_listed_step_the_agent_took_is_no_fact():
+    # From a real Claude Code transcript (`../shared/formats/claude-code`): the steps of the
+    # work, as the agent tells them; the commit subject says the change.
+    found = report(
+        "**What was done:**\n"
+        '1. Read `/tmp/tmpcy4oc572/test.txt` - contained "original content"\n'
+        "2. Updated `README.md` test counts\n"
+        "3. Installed the `pre-commit` hooks into `.git/hooks`\n"
+    )
+    assert [text for category, text in found if category == "facts"] == []
+
+
+def test_a_listed_fact_opening_on_an_adjective_is_still_a_fact():
+    found = report(
+        "Notes:\n"
+        "- Shared config lives in `packages/config/`, one folder per tool\n"
+        "- Cached builds sit under `.cache/turbo`, one folder per branch\n"
+    )
+    assert [category for category, _ in found] == ["facts", "facts"]
