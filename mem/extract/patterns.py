@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -298,6 +298,16 @@ DANGLING = re.compile(
     r"|she|neither"
     r"|each\s+(?:was|is|were|are|has|had|of)|both\s+(?:are|were|have|had|of)|mas|ent[aã]o|eles"
     r"|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
+    re.IGNORECASE,
+)
+# A sentence that opens on a pronoun for what the sentence before it said ("They come from…",
+# "It was deleted…", "Isso acontece porque…", "Dies liegt an…", "这是因为…", "これで…"): not one
+# that carries a thought on ("But…", "So…"), which stands as a sentence of its own, nor "这个
+# 命令…" ("this command"), whose noun names what it speaks of.
+REFERS_BACK = re.compile(
+    rf"^(?!(?:{GOING_ON})\b)(?:{DANGLING.pattern[1:]}"
+    r"|(?:这|那)(?:是|就是|也是|意味着|说明|导致|样)|它|他们|她们|此时"
+    r"|(?:これ|それ)(?:は|が|で|に|を|も)|ここは|そのため)",
     re.IGNORECASE,
 )
 STEMS_FROM = re.compile(r"\b(?:stems?|stemmed|comes?|came)\s+from\b", re.IGNORECASE)
@@ -974,6 +984,41 @@ def with_reasons(units: Iterator[Unit], cues: Compiled) -> Iterator[Unit]:
         yield held
 
 
+def with_next(units: Iterable[Unit]) -> Iterator[tuple[Unit, Unit | None]]:
+    """Each unit with the one after it (None for the last)."""
+    held: Unit | None = None
+    for unit in units:
+        if held is not None:
+            yield held, unit
+        held = unit
+    if held is not None:
+        yield held, None
+
+
+def goes_on_from(before: Unit, unit: Unit | None) -> bool:
+    """Whether `unit` is the next sentence of `before`'s paragraph or list item (or opens the
+    paragraph after a sentence), opening on a pronoun for what `before` said ("…are only linter warnings. They come from your editor's
+    environment…"), and the two fit in one extract: apart, the second says nothing of what it
+    speaks of, and the first leaves out what the second adds."""
+    if unit is None or unit.kind != "sentence" or unit.block - before.block not in (0, 1):
+        return False
+    if before.kind == "bullet" and (not unit.in_bullet or unit.block != before.block):
+        return False
+    if before.kind not in ("sentence", "bullet") or before.in_table:
+        return False
+    text = before.text.rstrip()
+    if text.endswith((":", "：", "?", "？")) or len(text) + len(unit.text) >= MAX_CHARS:
+        return False
+    probe = straight(unit.text.strip())
+    # "It's exposed in two places:" introduces what follows, not what came before.
+    return bool(REFERS_BACK.match(probe)) and not probe.endswith((":", "："))
+
+
+def run_on(first: str, second: str) -> str:
+    """Two sentences as one text: with a space, none after a Chinese or Japanese stop."""
+    return first + ("" if first.endswith(("。", "！", "？")) else " ") + second
+
+
 def candidates(
     text: str,
     default: Filing | None,
@@ -1002,7 +1047,12 @@ def candidates(
     option: tuple[int, int] | None = None
     step: tuple[int, int] | None = None  # (block, indent) of the list item last left to do
     finding: tuple[int, list[str]] | None = None  # (block, sentences) a "Found it —" opened
-    for unit in with_reasons(labelled_paragraphs(prose_units(text), cues), cues):
+    units = with_reasons(labelled_paragraphs(prose_units(text), cues), cues)
+    went_on = False  # the unit was said with the statement before it
+    for unit, after in with_next(units):
+        if went_on:
+            went_on = False
+            continue
         if finding is not None and (unit.block != finding[0] or unit.kind != "sentence"):
             yield from found_it(finding[1])
             finding = None
@@ -1261,7 +1311,12 @@ def candidates(
             introduction = introduced[-1][3] if introduced else ""
             above_it = heading if report else ""
             yield found, (unit.block, found.category, found.kind, introduction, above_it)
-        elif report and bullet:
+            continue
+        if after is not None and found.text == body and goes_on_from(unit, after):
+            # "…a phantom dependency on zod. Its compiled output imports `zod/v4/core`…":
+            # the statement with the sentence that goes on from it.
+            found, went_on = found._replace(text=run_on(body, body_of(after))), True
+        if report and bullet:
             yield under_heading(found, heading), None
         else:
             yield found, None

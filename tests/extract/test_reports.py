@@ -1977,7 +1977,7 @@ def test_a_statement_after_but_stands_alone_when_it_says_why():
     assert report(said)[-1] == ("lessons", stands)
 
 
-def test_a_sentence_under_a_heading_that_leans_on_the_one_before_is_not_filed_by_it():
+def test_a_sentence_under_a_heading_that_leans_on_the_one_before_goes_with_it():
     text = (
         "## Known issues\n\n"
         "The schemas for `dist/validators/` are not exported.\n"
@@ -1985,7 +1985,12 @@ def test_a_sentence_under_a_heading_that_leans_on_the_one_before_is_not_filed_by
         "(Makes it show under the repo and inherit its visibility.)\n"
     )
     kept = [body for _, body in report(text)]
-    assert kept == ["The schemas for `dist/validators/` are not exported."]
+    assert kept == [
+        (
+            "The schemas for `dist/validators/` are not exported. These are critical for "
+            "validation and agent-first design."
+        )
+    ]
 
 
 def test_the_agent_naming_its_own_tooling_decides_nothing():
@@ -2549,3 +2554,59 @@ def test_a_listed_fact_opening_on_an_adjective_is_still_a_fact():
         "- Cached builds sit under `.cache/turbo`, one folder per branch\n"
     )
     assert [category for category, _ in found] == ["facts", "facts"]
+
+
+CYSPBOT_CAUSE = (  # a real report (`codex-cyspbot`): the cause is in the sentence that goes on
+    "The failed entries were not caused by application code regressions. They were repeat "
+    "invocations of the same job, and it never got past setup because `pnpm` was missing from "
+    "the runner PATH."
+)
+# A real report (`antigravity-ai-master`): the cause opens the next paragraph.
+EDITOR_WARNINGS = (
+    (
+        'As mensagens de "Cannot find module `streamlit`" no seu editor são apenas **avisos de '
+        "linter (IDE)**."
+    ),
+    (
+        "Eles ocorrem porque o ambiente do seu editor pode não estar apontando para o mesmo "
+        "Python onde instalamos as dependências."
+    ),
+)
+SRI = (
+    "Googleの `gtag.js` は内容が動的に更新されるため `integrity` を付けると読み込みが壊れます。"
+    "ここは意図的に付与しません。"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        (CYSPBOT_CAUSE, CYSPBOT_CAUSE),
+        ("\n\n".join(EDITOR_WARNINGS), " ".join(EDITOR_WARNINGS)),
+        (SRI, SRI),
+    ],
+)
+def test_the_sentence_that_goes_on_from_a_statement_is_stored_with_it(text, stored):
+    assert [body for _, body in report(text)] == [stored]
+
+
+def test_a_sentence_goes_on_only_from_the_sentence_right_before_it():
+    said = report(
+        "- The cache in `loader.py` was never invalidated because the key ignored the locale.\n\n"
+        "It took a while to find.\n\n"
+        "The session token lives in `auth/state.ts`. But it is read only once per request.\n"
+        "The queue in `worker.py` retries failed jobs because the broker drops them. It is "
+        "exposed in two places:\n"
+    )
+    texts = [body for _, body in said]
+    assert texts[0] == (
+        "The cache in `loader.py` was never invalidated because the key ignored the locale."
+    )
+    assert not any("It took a while" in body for body in texts)  # not a list item's
+    assert not any("two places" in body for body in texts)  # it introduces what follows
+
+
+def test_a_persons_sentence_is_not_filed_by_the_one_that_goes_on_from_it():
+    # The sentence after lends its words, never its meaning: "must" in it sets no rule.
+    spec = "Context for the work:\n\n" + "I never got it working.\nIt must be flaky.\n\n" * 80
+    assert list(patterns.extract(spec, report=True, person=True)) == []
