@@ -168,10 +168,19 @@ def is_claude_terminal(sample: list[str]) -> bool:
 
 def is_aider_excerpt(sample: list[str]) -> bool:
     """Aider's history cut from the middle: `#### ` prompts and `> ` tool output, which aider
-    ends with two spaces (a markdown line break)."""
+    ends with two spaces (a markdown line break), or, where an editor trimmed them, says what
+    only aider says ("Applied edit to …", "Commit 1a2b3c4 …")."""
     prompts = any(line.startswith("#### ") for line in sample)
-    output = any(line.startswith("> ") and line.rstrip("\r\n").endswith("  ") for line in sample)
+    output = any(line.startswith("> ") and aider_output(line) for line in sample)
     return prompts and output
+
+
+def aider_output(line: str) -> bool:
+    """Whether a `> ` line reads as aider's own output."""
+    if line.rstrip("\r\n").endswith("  "):
+        return True
+    said = line[2:].strip()
+    return bool(AIDER_COMMIT.match(said) or AIDER_EDIT.match(said) or AIDER_UNDO.match(said))
 
 
 def detect_json(objects: list[dict[str, Any]]) -> str:

@@ -451,6 +451,26 @@ def test_an_aider_excerpt_without_its_header_reads_as_aider():
     assert commits_of(messages) == ["b6994aa fix: Normalize the cwd"]
 
 
+def test_an_aider_excerpt_whose_trailing_spaces_an_editor_trimmed_reads_as_aider():
+    lines = [
+        "#### fix the flaky test in tests/test_io.py\n",
+        "\n",
+        "The test fails because it relies on dict ordering. I will sort the keys.\n",
+        "\n",
+        "> Applied edit to tests/test_io.py\n",
+        "> Commit 1a2b3c4 fix: sort keys in test_io\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "aider"
+    assert said(messages, "user") == ["fix the flaky test in tests/test_io.py"]
+    assert commits_of(messages) == ["1a2b3c4 fix: sort keys in test_io"]
+
+
+def test_a_markdown_quote_after_a_heading_is_no_aider_history():
+    lines = ["#### Notes\n", "\n", "> Quoted from the RFC: retries must be idempotent.\n"]
+    assert read_lines(lines)[0] == "text"
+
+
 def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
     text = """_**User (2025-10-14 22:25Z)**_
 
