@@ -11,6 +11,20 @@ SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)|[。！？]")
 SENTENCE_OR_LINE_END = re.compile(SENTENCE_END.pattern + r"|\n")
 
 
+# What a terminal draws with and never says: colours and cursor moves (CSI: `ESC [ … m`),
+# window titles and links (OSC: `ESC ] … BEL` or `ESC ] … ESC \`), and the two-character
+# escapes. A capture made with `script` or `tmux`, or `bat` output pasted into a chat, is full
+# of them.
+TERMINAL_ESCAPE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]"
+)
+
+
+def without_escapes(text: str) -> str:
+    """`text` without the terminal's escape sequences."""
+    return TERMINAL_ESCAPE.sub("", text) if "\x1b" in text else text
+
+
 def fence_mark(line: str) -> str | None:
     """Return the fence a line opens or closes (``` or ~~~), or None: the one test used everywhere."""
     stripped = line.lstrip(" \t")

@@ -23,6 +23,7 @@ from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
 from mem.model import MAX_COMMIT_CANDIDATES, SHARED_FOLDER, CommitReport, Entry
 from mem.services.fact_cap import cap_facts
+from mem.text import without_escapes
 from mem.vault import entries as entry_codec
 from mem.vault import layout, ledger, operations, state, store
 
@@ -109,10 +110,8 @@ def lines_of(stream: BinaryIO, copy: BinaryIO | None = None) -> Iterator[str]:
         if copy is not None:
             copy.write(raw)
             copy.flush()
-        line = raw.decode("utf-8", errors="replace").replace("\x00", "")
-        if first:
-            line, first = line.removeprefix("\ufeff"), False
-        yield line
+        yield decoded(raw, first)
+        first = False
 
 
 def commit(
@@ -399,6 +398,8 @@ def read_session(
     counter = [0]  # redactions in paths and commit subjects
     for raw in stream:
         message = without_lone_surrogates(raw)
+        if "\x1b" in message.text:  # a tool's colours, carried in a JSON string
+            message = message._replace(text=without_escapes(message.text))
         if message.text and looks_binary(message.text[:4096]):
             message = message._replace(text="")  # bytes that were never text: no memory
         reading.messages += 1
@@ -908,8 +909,9 @@ def restored_object(blank: Restorable, state: object) -> Restorable | None:
 
 
 def decoded(raw: bytes, first: bool) -> str:
-    """One line of input as text, as `lines_of` makes it."""
-    line = raw.decode("utf-8", errors="replace").replace("\x00", "")
+    """One line of input as text: undecodable bytes replaced, NULs, a leading byte order mark
+    and a terminal's escape sequences dropped (a capture's colours are no words)."""
+    line = without_escapes(raw.decode("utf-8", errors="replace").replace("\x00", ""))
     return line.removeprefix("\ufeff") if first else line
 
 

@@ -87,8 +87,43 @@ def test_input_read_but_holding_no_words_says_what_was_read(mem, vault):
     assert snapshot(vault) == before
 
 
+def test_a_terminal_capture_is_read_without_its_colours(mem, vault):
+    # As `script` or `tmux pipe-pane` record Claude Code: a header, then colour codes around
+    # the glyphs the reader knows the agent by.
+    capture = (
+        'Script started on 2025-11-02 10:00:01+00:00 [TERM="xterm-256color"]\n'
+        "\x1b[1m> fix the login redirect\x1b[0m\n\n"
+        "\x1b[38;5;231m⏺\x1b[39m I will look at the router.\n\n"
+        "\x1b[38;5;231m⏺\x1b[39m Read(src/router.ts)\n  ⎿  Read 120 lines\n\n"
+        "\x1b[38;5;231m⏺\x1b[39m \x1b]8;;file:///src/router.ts\x07The root cause\x1b]8;;\x07 was "
+        "that the redirect used a relative path, so Safari dropped the cookie.\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input=capture))
+    assert report["format"] == "claude-terminal"
+    assert [entry["body"] for entry in report["added"]] == [
+        "The root cause was that the redirect used a relative path, so Safari dropped the cookie."
+    ]
+
+
+def test_colours_carried_in_a_transcripts_json_strings_are_no_words(mem, vault):
+    lines = bash_session(
+        "pytest",
+        "\x1b[32m3 passed\x1b[0m",
+        after="\x1b[1mThe root cause\x1b[0m was a stale lock file in `/tmp/app.lock`, so the "
+        "worker never started.",
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", input="".join(lines)))
+    assert "\\u001b" in lines[-1]  # the transcript carries the escape as JSON does
+    bodies = [entry["body"] for entry in report["added"]]
+    assert (
+        "The root cause was a stale lock file in `/tmp/app.lock`, so the worker never started."
+        in bodies
+    )
+    assert not any("[1m" in body or "[0m" in body for body in bodies)
+
+
 def test_tee_copies_stdin_unchanged_and_reports_on_stderr(vault):
-    raw = SESSION.encode() + b"\xff\xfe not utf-8 \x00 bytes\n"
+    raw = SESSION.encode() + b"\xff\xfe not utf-8 \x00 bytes \x1b[31mred\x1b[0m\n"
     completed = subprocess.run(
         [sys.executable, "-m", "mem", "--vault", str(vault), "commit", "--agent", "dev", "--tee"],
         input=raw,
