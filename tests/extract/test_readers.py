@@ -471,6 +471,61 @@ def test_a_markdown_quote_after_a_heading_is_no_aider_history():
     assert read_lines(lines)[0] == "text"
 
 
+CURSOR_EXPORT = """# Fix login redirect
+_Exported on 11/2/2025 at 10:00:00 GMT+2 from Cursor (1.7.38)_
+
+---
+
+**User**
+
+the login redirect drops the session cookie on Safari
+
+---
+
+**Cursor**
+
+The root cause was a relative redirect, so Safari dropped the cookie.
+
+---
+
+**User**
+
+we never use relative redirects, remember that
+
+---
+
+**Cursor**
+
+Understood: every redirect now goes through `absoluteUrl()` in `src/url.ts`.
+"""
+
+
+def test_cursors_own_chat_export_reads_who_said_what():
+    fmt, messages = read_lines(CURSOR_EXPORT.splitlines(keepends=True))
+    assert fmt == "markdown-chat"
+    assert said(messages, "user") == [
+        "the login redirect drops the session cookie on Safari",
+        "we never use relative redirects, remember that",
+    ]
+    assert said(messages, "assistant") == [
+        "The root cause was a relative redirect, so Safari dropped the cookie.",
+        "Understood: every redirect now goes through `absoluteUrl()` in `src/url.ts`.",
+    ]
+    assert not any("Exported on" in m.text for m in messages)
+
+
+def test_a_cursor_export_without_its_header_still_reads_as_one():
+    lines = CURSOR_EXPORT.splitlines(keepends=True)[3:]  # the title and the date cut off
+    fmt, messages = read_lines(lines)
+    assert fmt == "markdown-chat"
+    assert said(messages, "user")[0] == "the login redirect drops the session cookie on Safari"
+
+
+def test_a_document_with_a_bold_user_line_is_no_chat():
+    lines = ["# Roles\n", "\n", "**User**\n", "\n", "Can read every page.\n"]
+    assert read_lines(lines)[0] == "text"
+
+
 def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
     text = """_**User (2025-10-14 22:25Z)**_
 
