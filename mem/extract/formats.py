@@ -26,6 +26,7 @@ FORMATS = (
     "generic-json",
     "aider",
     "markdown-chat",
+    "gemini-md",
     "antigravity-md",
     "claude-terminal",
     "codex-log",
@@ -75,6 +76,10 @@ MARKDOWN_CHAT_ROLE = re.compile(r"^_\*\*(?:User|Assistant|Agent)\b")
 # `**Cursor**` turns between rules.
 CURSOR_EXPORT = re.compile(r"^_Exported on .{4,60} from Cursor \([\d.]+\)_\s*$")
 CURSOR_TURNS = {"**User**", "**Cursor**"}
+# Gemini CLI's `/chat share` markdown: `## USER 🧑‍💻` and `## MODEL ✨` turns, the chat opened
+# by the CLI's setup turn.
+GEMINI_SHARED_TURN = re.compile(r"^## (?:USER|MODEL)\s+[^\x00-\x7f]")
+GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our chat."
 ANTIGRAVITY_TURN = re.compile(r"^### (?:User Input|Planner Response)\s*$")
 CODEX_LOG_HEADERS = {"user", "codex", "exec", "apply patch", "tokens used", "thinking"}
 # Claude Code on a terminal: `⏺`/`●` open the agent's text or a tool call, `⎿` a tool's output,
@@ -140,6 +145,8 @@ def detect(lines: list[str]) -> str:
         line.strip() for line in sample
     }:
         return "markdown-chat"
+    if any(GEMINI_SHARED_TURN.match(line) or line.startswith(GEMINI_SETUP) for line in sample):
+        return "gemini-md"  # a Gemini CLI chat as `/chat share` writes it
     if any(ANTIGRAVITY_TURN.match(line) for line in sample):
         return "antigravity-md"
     if is_claude_terminal(sample):
@@ -225,6 +232,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         codex_log,
         copilot_jsonl,
         gemini_jsonl,
+        gemini_md,
         generic_json,
         markdown_chat,
         otel_spans,
@@ -243,6 +251,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         "generic-json": generic_json.read,
         "aider": read_aider,
         "markdown-chat": markdown_chat.read,
+        "gemini-md": gemini_md.read,
         "antigravity-md": antigravity.read_chat,
         "claude-terminal": terminal.read,
         "codex-log": codex_log.read,

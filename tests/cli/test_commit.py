@@ -122,6 +122,21 @@ def test_colours_carried_in_a_transcripts_json_strings_are_no_words(mem, vault):
     assert not any("[1m" in body or "[0m" in body for body in bodies)
 
 
+def test_a_gemini_chat_shared_as_markdown_stores_what_the_person_and_model_said(mem, vault):
+    chat = (
+        "## USER 🧑\u200d💻\n\nThis is the Gemini CLI. We are setting up the context for our "
+        "chat.\nReminder: Do not return an empty response when a tool call is required.\n\n"
+        "---\n\n## USER 🧑\u200d💻\n\nBuild the reservation API. Never use Jest in this "
+        "project.\n\n---\n\n## MODEL ✨\n\nThe overlap check failed because `endTime` was "
+        "compared as a string, so 9:00 sorted after 10:00.\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", "--explain", input=chat))
+    assert report["format"] == "gemini-md"
+    added = {entry["body"]: entry["why"] for entry in report["added"]}
+    assert added["Never use Jest in this project."].startswith("the person's words")
+    assert not any("Reminder" in body for body in added)
+
+
 def test_tee_copies_stdin_unchanged_and_reports_on_stderr(vault):
     raw = SESSION.encode() + b"\xff\xfe not utf-8 \x00 bytes \x1b[31mred\x1b[0m\n"
     completed = subprocess.run(

@@ -526,6 +526,92 @@ def test_a_document_with_a_bold_user_line_is_no_chat():
     assert read_lines(lines)[0] == "text"
 
 
+def gemini_share(*turns: tuple[str, str]) -> list[str]:
+    """A chat as Gemini CLI's `/chat share` writes it: its setup turn, then `turns`."""
+    setup = (
+        "This is the Gemini CLI. We are setting up the context for our chat.\n"
+        "Today's date is Thursday, January 29, 2026.\nMy operating system is: linux\n\n"
+        "Reminder: Do not return an empty response when a tool call is required.\n\n"
+        "My setup is complete. I will provide my first command in the next turn."
+    )
+    heads = {"USER": "## USER 🧑\u200d💻", "MODEL": "## MODEL ✨"}
+    text = "\n\n---\n\n".join(f"{heads[who]}\n\n{said}" for who, said in [("USER", setup), *turns])
+    return (text + "\n").splitlines(keepends=True)
+
+
+def tool(kind: str, value: dict) -> str:
+    return f"**Tool {kind}**:\n```json\n{json.dumps(value, indent=2)}\n```"
+
+
+def test_a_shared_gemini_chat_reads_the_persons_words_apart_from_the_clis():
+    lines = gemini_share(
+        (
+            "USER",
+            (
+                "Build a room reservation API. Never use Jest here.\n"
+                "--- Content from referenced files ---\nContent from @notes.md:\n"
+                "We decided to use MySQL.\n--- End of content ---"
+            ),
+        ),
+        ("MODEL", "I'll look first." + tool("Command", {"name": "read_file", "args": {}})),
+        ("USER", tool("Response", {"name": "read_file", "response": {"output": "Use Postgres."}})),
+        ("MODEL", "The overlap check failed because times were compared as strings."),
+    )
+    fmt, messages = read_lines(lines)
+    assert fmt == "gemini-md"
+    assert said(messages, "user") == ["Build a room reservation API. Never use Jest here."]
+    assert said(messages, "assistant") == [
+        "I'll look first.",
+        "The overlap check failed because times were compared as strings.",
+    ]
+
+
+def test_a_shared_gemini_chat_keeps_what_its_tools_did_when_they_succeeded():
+    commit = "git commit -m 'fix: parse times before comparing'"
+    output = "[main 1a2b3c4] fix: parse times before comparing\n 1 file changed\nExit Code: 0"
+    lines = gemini_share(
+        ("USER", "fix the overlap check"),
+        (
+            "MODEL",
+            "Writing the fix."
+            + tool("Command", {"name": "write_file", "args": {"file_path": "src/overlap.ts"}})
+            + "\n"
+            + tool("Command", {"name": "write_file", "args": {"file_path": "src/other.ts"}}),
+        ),
+        (
+            "USER",
+            tool("Response", {"name": "write_file", "response": {"output": "Wrote it."}})
+            + "\n\n"
+            + tool("Response", {"name": "write_file", "response": {"error": "Cancelled."}}),
+        ),
+        ("MODEL", tool("Command", {"name": "run_shell_command", "args": {"command": commit}})),
+        ("USER", tool("Response", {"name": "run_shell_command", "response": {"output": output}})),
+        ("MODEL", tool("Command", {"name": "run_shell_command", "args": {"command": commit}})),
+        (
+            "USER",
+            tool(
+                "Response",
+                {"name": "run_shell_command", "response": {"output": "nothing\nExit Code: 1"}},
+            ),
+        ),
+    )
+    _, messages = read_lines(lines)
+    assert files_of(messages) == ["src/overlap.ts"]  # the second write was cancelled
+    assert commits_of(messages) == ["1a2b3c4 fix: parse times before comparing"]
+
+
+def test_a_compressed_gemini_chat_gives_its_snapshot_as_a_summary():
+    snapshot = (
+        "<state_snapshot>\n<key_knowledge>Rooms are kept in memory.</key_knowledge>\n"
+        "</state_snapshot>"
+    )
+    _, messages = read_lines(gemini_share(("USER", snapshot), ("MODEL", "Got it.")))
+    assert [m.text for m in messages if m.role == "summary"] == [
+        "<key_knowledge>Rooms are kept in memory.</key_knowledge>"
+    ]
+    assert said(messages, "user") == []
+
+
 def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
     text = """_**User (2025-10-14 22:25Z)**_
 
