@@ -27,6 +27,7 @@ FORMATS = (
     "aider",
     "markdown-chat",
     "gemini-md",
+    "cline-md",
     "antigravity-md",
     "claude-terminal",
     "codex-log",
@@ -80,6 +81,8 @@ CURSOR_TURNS = {"**User**", "**Cursor**"}
 # by the CLI's setup turn.
 GEMINI_SHARED_TURN = re.compile(r"^## (?:USER|MODEL)\s+[^\x00-\x7f]")
 GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our chat."
+# Cline's exported task opens `**User:**`, then its request and the editor's state.
+CLINE_MARKS = ("<task>", "<environment_details>", "**Assistant:**")
 ANTIGRAVITY_TURN = re.compile(r"^### (?:User Input|Planner Response)\s*$")
 CODEX_LOG_HEADERS = {"user", "codex", "exec", "apply patch", "tokens used", "thinking"}
 # Claude Code on a terminal: `⏺`/`●` open the agent's text or a tool call, `⎿` a tool's output,
@@ -147,6 +150,10 @@ def detect(lines: list[str]) -> str:
         return "markdown-chat"
     if any(GEMINI_SHARED_TURN.match(line) or line.startswith(GEMINI_SETUP) for line in sample):
         return "gemini-md"  # a Gemini CLI chat as `/chat share` writes it
+    if sample[0].strip() == "**User:**" and any(
+        line.startswith(CLINE_MARKS) for line in sample[1:]
+    ):
+        return "cline-md"  # a Cline (Roo Code, Kilo Code) task as "Export task" writes it
     if any(ANTIGRAVITY_TURN.match(line) for line in sample):
         return "antigravity-md"
     if is_claude_terminal(sample):
@@ -229,6 +236,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
     """Yield the messages of agent output in a known format."""
     from mem.extract import (
         antigravity,
+        cline_md,
         codex_log,
         copilot_jsonl,
         gemini_jsonl,
@@ -252,6 +260,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         "aider": read_aider,
         "markdown-chat": markdown_chat.read,
         "gemini-md": gemini_md.read,
+        "cline-md": cline_md.read,
         "antigravity-md": antigravity.read_chat,
         "claude-terminal": terminal.read,
         "codex-log": codex_log.read,

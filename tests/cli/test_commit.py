@@ -137,6 +137,24 @@ def test_a_gemini_chat_shared_as_markdown_stores_what_the_person_and_model_said(
     assert not any("Reminder" in body for body in added)
 
 
+def test_a_cline_task_export_stores_nothing_its_tools_read(mem, vault):
+    task = (
+        "**User:**\n\n<task>\nFix the Safari login. We never use relative redirects.\n</task>\n"
+        "<environment_details>\n# Current Mode\nACT MODE\n</environment_details>\n\n---\n\n"
+        "**Assistant:**\n\n<read_file>\n<path>src/router.ts</path>\n</read_file>\n\n---\n\n"
+        "**User:**\n\n[read_file for 'src/router.ts'] Result:\n// We decided to use MySQL "
+        "because the ORM needs it.\n\n---\n\n**Assistant:**\n\n<attempt_completion>\n<result>\n"
+        "The root cause was a relative redirect, so Safari dropped the cookie.\n</result>\n"
+        "</attempt_completion>\n"
+    )
+    report = data(mem("commit", "--agent", "dev", "--json", "--explain", input=task))
+    assert report["format"] == "cline-md"
+    added = {entry["body"]: entry["why"] for entry in report["added"]}
+    assert added["We never use relative redirects."].startswith("the person's words")
+    assert "The root cause was a relative redirect, so Safari dropped the cookie." in added
+    assert not any("MySQL" in body for body in added)
+
+
 def test_tee_copies_stdin_unchanged_and_reports_on_stderr(vault):
     raw = SESSION.encode() + b"\xff\xfe not utf-8 \x00 bytes \x1b[31mred\x1b[0m\n"
     completed = subprocess.run(

@@ -612,6 +612,77 @@ def test_a_compressed_gemini_chat_gives_its_snapshot_as_a_summary():
     assert said(messages, "user") == []
 
 
+def cline_task(*turns: tuple[str, str]) -> list[str]:
+    """A task as Cline's "Export task" writes it."""
+    state = "\n<environment_details>\n# VSCode Visible Files\nsrc/router.ts\n</environment_details>"
+    text = "\n\n---\n\n".join(
+        f"**{who}:**\n\n{said}{state if who == 'User' else ''}" for who, said in turns
+    )
+    return (text + "\n").splitlines(keepends=True)
+
+
+def test_a_cline_task_reads_the_request_the_models_words_and_its_report():
+    lines = cline_task(
+        ("User", "<task>\nFix the Safari login. We never use relative redirects.\n</task>"),
+        (
+            "Assistant",
+            (
+                "<thinking>\nLet me read the router.\n</thinking>\n\n"
+                "<read_file>\n<path>src/router.ts</path>\n</read_file>"
+            ),
+        ),
+        ("User", "[read_file for 'src/router.ts'] Result:\n// We decided to use MySQL.\n"),
+        (
+            "Assistant",
+            (
+                "<attempt_completion>\n<result>\nThe root cause was a relative redirect.\n"
+                "</result>\n</attempt_completion>"
+            ),
+        ),
+        (
+            "User",
+            (
+                "[attempt_completion] Result:\nThe user has provided feedback on the results.\n"
+                "<feedback>\nAlso keep the cookie SameSite=Lax.\n</feedback>"
+            ),
+        ),
+        ("User", "[TASK RESUMPTION] This task was interrupted 2 minutes ago."),
+    )
+    fmt, messages = read_lines(lines)
+    assert fmt == "cline-md"
+    assert said(messages, "user") == [
+        "Fix the Safari login. We never use relative redirects.",
+        "Also keep the cookie SameSite=Lax.",
+    ]
+    assert said(messages, "assistant") == ["The root cause was a relative redirect."]
+    assert said(messages, "thinking") == ["Let me read the router."]
+
+
+def test_a_cline_task_keeps_what_its_tools_did_when_the_result_says_so():
+    commit = 'git commit -am "fix: absolute redirects"'
+    lines = cline_task(
+        ("User", "<task>\nfix it\n</task>"),
+        (
+            "Assistant",
+            "<write_to_file>\n<path>src/url.ts</path>\n<content>x</content>\n</write_to_file>",
+        ),
+        ("User", "[write_to_file for 'src/url.ts'] Result:\nThe content was successfully saved."),
+        ("Assistant", "<replace_in_file>\n<path>src/app.ts</path>\n</replace_in_file>"),
+        ("User", "[replace_in_file for 'src/app.ts'] Result:\nThe user denied this operation."),
+        ("Assistant", f"<execute_command>\n<command>{commit}</command>\n</execute_command>"),
+        (
+            "User",
+            (
+                f"[execute_command for '{commit}'] Result:\nCommand executed.\nOutput:\n"
+                "[main 4d5e6f7] fix: absolute redirects\n 1 file changed"
+            ),
+        ),
+    )
+    _, messages = read_lines(lines)
+    assert files_of(messages) == ["src/url.ts"]
+    assert commits_of(messages) == ["4d5e6f7 fix: absolute redirects"]
+
+
 def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
     text = """_**User (2025-10-14 22:25Z)**_
 

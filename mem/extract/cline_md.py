@@ -1,0 +1,122 @@
+"""A Cline task as its "Export task" writes it (Roo Code and Kilo Code, forks of Cline, write
+the same): `**User:**` and `**Assistant:**` turns between rules.
+
+The model speaks in tags. `<thinking>` is its reasoning; `<attempt_completion><result>` its
+report; `<plan_mode_respond><response>` and `<ask_followup_question><question>` what it says
+to the person; every other tag a tool call (`<write_to_file><path>`, `<execute_command>
+<command>`). A User turn is the person's only in part: the request is in `<task>`, an answer
+in `<answer>`, feedback in `<feedback>`; a tool's result comes back as a User turn opening
+`[tool for 'argument'] Result:`, and every turn carries the editor's `<environment_details>`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from mem.extract.formats import (
+    Message,
+    commits_in,
+    committed,
+    person_text,
+    strip_recall,
+    succeeded_call,
+    without_recall,
+)
+
+TURN = re.compile(r"^\*\*(?P<who>User|Assistant):\*\*\s*$")
+# A tag that opens a line, up to its own closing tag: the model's and the harness's blocks.
+BLOCK = re.compile(r"^[ \t]*<(?P<tag>[a-z_]+)>(?P<inner>.*?)</(?P=tag)>", re.MULTILINE | re.DOTALL)
+PART = r"<{0}>(?P<text>.*?)(?:</{0}>|\Z)"
+RESULT = re.compile(r"^\[(?P<tool>[\w-]+)(?: for '(?P<arg>.*?)')?\] Result:", re.DOTALL)
+PERSON_TAGS = ("task", "feedback", "answer", "user_message")
+# What the model says to the person, in the tag that says it, and the part holding it.
+SAID = {
+    "attempt_completion": "result",
+    "plan_mode_respond": "response",
+    "ask_followup_question": "question",
+}
+WRITING_TOOLS = {"write_to_file", "replace_in_file", "apply_diff", "insert_content"}
+WRITE_FAILED = re.compile(r"\bdenied\b|^Error|tool execution failed", re.IGNORECASE | re.MULTILINE)
+COMMAND_FAILED = re.compile(r"exit code[: ]+[1-9]|\bdenied\b|command failed", re.IGNORECASE)
+# The harness's own notices in a User turn: "[TASK RESUMPTION] This task was interrupted…",
+# "[ERROR] You did not use a tool in your previous response!", "Tool [read_file] was not
+# executed because a tool has already been used in this message."
+NOTICE = re.compile(r"^(?:\[[A-Z][A-Z _-]+\]|Tool \[[\w-]+\] was not executed\b).*$", re.MULTILINE)
+
+
+def read(lines: Iterable[str]) -> Iterator[Message]:
+    """Yield the turns: the person's words, the model's prose, report and thinking, the files
+    its tools wrote and the commits and checks its commands made, where the result says so."""
+    calls: list[tuple[str, str]] = []  # (tool, its path or command), waiting for a result
+    for who, text in turns(without_recall(lines)):
+        if who == "Assistant":
+            yield from model_turn(text, calls)
+        else:
+            yield from person_turn(text, calls)
+
+
+def turns(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    who = ""
+    said: list[str] = []
+    for line in lines:
+        turn = TURN.match(line.rstrip("\r\n"))
+        if turn:
+            if who:
+                yield who, "".join(said)
+            who, said = turn["who"], []
+        elif who and line.strip() != "---":
+            said.append(line)
+    if who:
+        yield who, "".join(said)
+
+
+def part(inner: str, name: str) -> str:
+    found = re.search(PART.format(name), inner, re.DOTALL)
+    return found["text"].strip() if found else ""
+
+
+def model_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
+    prose = BLOCK.sub("", text).strip()
+    if prose:
+        yield Message("assistant", strip_recall(prose))
+    for block in BLOCK.finditer(text):
+        tag, inner = block["tag"], block["inner"]
+        if tag == "thinking":
+            if inner.strip():
+                yield Message("thinking", inner.strip())
+        elif tag in SAID:
+            if said := part(inner, SAID[tag]):
+                yield Message("assistant", strip_recall(said))
+        elif tag in WRITING_TOOLS:
+            calls.append((tag, part(inner, "path")))
+        elif tag == "execute_command":
+            calls.append((tag, part(inner, "command")))
+
+
+def person_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
+    text = re.sub(PART.format("environment_details"), "", text, flags=re.DOTALL)
+    result = RESULT.match(text.lstrip())
+    if result:
+        yield from tool_result(result["tool"], text.lstrip()[result.end() :], calls)
+    said = [part(text, tag) for tag in PERSON_TAGS]
+    if not result and not any(said):
+        said = [NOTICE.sub("", text).strip()]
+    for words in said:
+        if words := person_text(words).strip():
+            yield Message("user", words)
+
+
+def tool_result(tool: str, output: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
+    """What a tool call did, read from its result: the first call waiting by that tool's name
+    is the one it answers."""
+    waiting = next((call for call in calls if call[0] == tool), None)
+    if waiting is None:
+        return
+    calls.remove(waiting)
+    _, target = waiting
+    if tool in WRITING_TOOLS and target and not WRITE_FAILED.search(output[:500]):
+        yield Message("assistant", files=(target,))
+    elif tool == "execute_command" and target and not COMMAND_FAILED.search(output):
+        yield from committed(commits_in(output, target), target)
+        yield from succeeded_call(target)
