@@ -30,6 +30,7 @@ FORMATS = (
     "cline-md",
     "antigravity-md",
     "claude-terminal",
+    "codex-terminal",
     "codex-log",
 )
 # Nothing else reads as these. (`generic-json` falls back to text, so it is not one.)
@@ -81,6 +82,13 @@ CURSOR_TURNS = {"**User**", "**Cursor**"}
 # by the CLI's setup turn.
 GEMINI_SHARED_TURN = re.compile(r"^## (?:USER|MODEL)\s+[^\x00-\x7f]")
 GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our chat."
+# Codex CLI's interactive view: the person's prompt opens `▌` (2025) or `›`; a `•` line says
+# what a tool did, its output indented after `└`.
+CODEX_PROMPTS = ("▌", "› ")
+CODEX_TOOL_ACTION = re.compile(
+    r"^(?:Ran|Edited|Added|Deleted|Explored|Read|Searched|Search|List|Listed|Updated Plan"
+    r"|Waited|Called|Worked for|Proposed Change|Change Approved|Applied patch)\b"
+)
 # Cline's exported task opens `**User:**`, then its request and the editor's state.
 CLINE_MARKS = ("<task>", "<environment_details>", "**Assistant:**")
 ANTIGRAVITY_TURN = re.compile(r"^### (?:User Input|Planner Response)\s*$")
@@ -158,6 +166,8 @@ def detect(lines: list[str]) -> str:
         return "antigravity-md"
     if is_claude_terminal(sample):
         return "claude-terminal"
+    if is_codex_terminal(sample):
+        return "codex-terminal"
     if any(line.startswith("OpenAI Codex v") for line in sample) or (
         sum(line.strip() in CODEX_LOG_HEADERS for line in sample) >= 2
     ):
@@ -186,6 +196,19 @@ def is_claude_terminal(sample: list[str]) -> bool:
     result = sum(line.lstrip().startswith("⎿") for line in sample)
     prompt = sum(line.startswith("❯ ") for line in sample)
     return agent + result >= 2 or (agent + bullet >= 1 and result + prompt >= 1)
+
+
+def is_codex_terminal(sample: list[str]) -> bool:
+    """Codex CLI's interactive view: its frame's title, or a prompt or a tool's output beside
+    a line that says what a tool did."""
+    if any("OpenAI Codex (v" in line for line in sample):
+        return True
+    prompts = sum(line.startswith(CODEX_PROMPTS) for line in sample)
+    actions = sum(
+        line.startswith("• ") and bool(CODEX_TOOL_ACTION.match(line[2:])) for line in sample
+    )
+    outputs = sum(line.lstrip().startswith("└ ") for line in sample)
+    return actions >= 1 and prompts + outputs >= 1
 
 
 def is_aider_excerpt(sample: list[str]) -> bool:
@@ -238,6 +261,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         antigravity,
         cline_md,
         codex_log,
+        codex_terminal,
         copilot_jsonl,
         gemini_jsonl,
         gemini_md,
@@ -263,6 +287,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         "cline-md": cline_md.read,
         "antigravity-md": antigravity.read_chat,
         "claude-terminal": terminal.read,
+        "codex-terminal": codex_terminal.read,
         "codex-log": codex_log.read,
     }
     return readers[fmt](lines)

@@ -683,6 +683,70 @@ def test_a_cline_task_keeps_what_its_tools_did_when_the_result_says_so():
     assert commits_of(messages) == ["4d5e6f7 fix: absolute redirects"]
 
 
+CODEX_VIEW = """╭──────────────────────────────────────────────╮
+│ >_ OpenAI Codex (v0.63.0)                    │
+╰──────────────────────────────────────────────╯
+
+› the checkout total is off by one cent
+
+• I'll look at how totals are rounded.
+
+• Explored
+  └ Search round\\( in src
+    Read cart.py
+
+• Edited src/cart.py (+3 -2)
+    41 -    total = round(sum(prices), 2)
+    41 +    total = sum(Decimal(p) for p in prices)
+
+• Ran git commit -am "fix: sum cart prices as Decimal"
+  └ [main 9f8e7d6] fix: sum cart prices as Decimal
+     1 file changed
+
+• The total was off because prices were summed as floats, so a cent
+  was lost in rounding.
+
+─ Worked for 1m 12s ──────────────────────────────
+
+› thanks
+"""
+
+
+def test_codexs_interactive_view_reads_who_said_what_and_what_its_tools_did():
+    fmt, messages = read_lines(CODEX_VIEW.splitlines(keepends=True))
+    assert fmt == "codex-terminal"
+    assert said(messages, "user") == ["the checkout total is off by one cent", "thanks"]
+    assert said(messages, "assistant") == [
+        "I'll look at how totals are rounded.",
+        "The total was off because prices were summed as floats, so a cent\nwas lost in rounding.",
+    ]
+    assert files_of(messages) == ["src/cart.py"]
+    assert commits_of(messages) == ["9f8e7d6 fix: sum cart prices as Decimal"]
+
+
+def test_codexs_2025_view_marks_every_prompt_line_and_opens_replies_with_a_quote_mark():
+    lines = [
+        "▌ the snooze popup never shows, fix it. we always ship defaults\n",
+        "▌ as enabled.\n",
+        "\n",
+        "• Ran rg -n snooze_prompt_enabled\n",
+        '  └ focuscheck/settings/defaults.py:352:    "snooze_prompt_enabled": False,\n',
+        "\n",
+        "> The popup never showed because the default was False. I changed\n",
+        "  it to True.\n",
+        "\n",
+        "> Model changed to gpt-5-codex\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "codex-terminal"
+    assert said(messages, "user") == [
+        "the snooze popup never shows, fix it. we always ship defaults\nas enabled."
+    ]
+    assert said(messages, "assistant") == [
+        "The popup never showed because the default was False. I changed\nit to True."
+    ]
+
+
 def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
     text = """_**User (2025-10-14 22:25Z)**_
 

@@ -28,7 +28,7 @@ def commit(
             "--format",
             help="auto, text, claude-jsonl, stream-json, codex-jsonl, gemini-jsonl, "
             "copilot-jsonl, otel-spans, antigravity-jsonl, generic-json, aider, markdown-chat, "
-            "gemini-md, cline-md, antigravity-md, claude-terminal or codex-log.",
+            "gemini-md, cline-md, antigravity-md, claude-terminal, codex-terminal or codex-log.",
         ),
     ] = "auto",
     tee: Annotated[

@@ -1,0 +1,77 @@
+"""Read what Codex CLI's interactive view printed on a terminal, copied or recorded.
+
+Two generations of it are in use. The person's prompt opens `▌` on every line (2025) or `›`
+on its first (since); the agent's message opens `>` (2025) or `•`; a tool's work is a `•`
+line naming what it did (`• Ran git status`, `• Edited src/app.py (+2 -1)`, `• Explored`),
+its command going on after `│` and its output after `└`. Continuation lines are indented.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from mem.extract.checks import check_commands
+from mem.extract.formats import (
+    CODEX_PROMPTS,
+    CODEX_TOOL_ACTION,
+    COMMIT_LINE,
+    Message,
+    without_recall,
+)
+
+EDITED = re.compile(r"^(?:Edited|Added) (?P<path>\S.*?)(?: \(\+\d+ -\d+\))?$")
+OUTPUT = ("└", "│")
+# The view's own lines: its frame, a turn's rule, an interruption, a change of model.
+CHROME = re.compile(r"^(?:[╭╰│─■⚠]|> Model changed to\b|─ Worked for\b)")
+
+
+def read(lines: Iterable[str]) -> Iterator[Message]:
+    """Yield the person's prompts and the agent's messages; a tool's output is read only for
+    commits, its line only for the files it edited and the checks it ran."""
+    role = ""  # user | assistant | tool, for the block being read
+    prose: list[str] = []
+
+    def flush() -> Iterator[Message]:
+        if role in ("assistant", "user") and any(line.strip() for line in prose):
+            yield Message(role, "".join(prose))
+        prose.clear()
+
+    for line in without_recall(lines):
+        text = line.rstrip("\r\n")
+        if text.startswith(CODEX_PROMPTS):
+            if role != "user" or text.startswith("› "):
+                yield from flush()
+                role = "user"
+            prose.append(text.removeprefix("▌").removeprefix("› ").removeprefix(" ") + "\n")
+            continue
+        if text.startswith(("• ", "> ")) and not CHROME.match(text):
+            yield from flush()
+            said = text[2:]
+            action = CODEX_TOOL_ACTION.match(said) if text.startswith("• ") else None
+            if action is None:
+                role = "assistant"
+                prose.append(said + "\n")
+                continue
+            role = "tool"
+            if edited := EDITED.match(said):
+                yield Message("assistant", files=(edited["path"],))
+            elif said.startswith("Ran ") and (checks := check_commands(said[4:])):
+                # The view prints no exit status: a check that failed was still run so.
+                yield Message("assistant", checks=checks)
+            continue
+        if CHROME.match(text):  # at the margin: a tool's `│` and `└` are indented
+            yield from flush()
+            role = ""
+            continue
+        if text.lstrip().startswith(OUTPUT) or role == "tool":
+            if role != "tool":
+                yield from flush()
+                role = "tool"
+            commit = COMMIT_LINE.match(text.lstrip().lstrip("└│").strip())
+            if commit:
+                yield Message("assistant", commits=(f"{commit['sha'][:7]} {commit['subject']}",))
+            continue
+        if role in ("user", "assistant"):
+            prose.append(text.removeprefix("  ") + "\n")
+    yield from flush()
