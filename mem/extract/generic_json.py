@@ -6,6 +6,11 @@ A message is any object, however deep, with a role (`role`, `type`, `author`, `s
 `parts` or `body`: a string, or a list of strings and text parts. Tool calls, tool results,
 thinking and system prompts have other roles or part types, so they are never prose. Messages
 come in the order they appear. What holds no message at all is read as plain text.
+
+An exchange with no role is a message of each side: an object whose person's part is
+`message`, `prompt`, `question`, `query` or `request`, and whose agent's part is `response`,
+`answer`, `completion` or `reply` (VS Code's exported chat: `requests`, each a `message` and
+the `response` parts it streamed, markdown `value`s among tool calls and file edits).
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ ROLE_KEYS = ("role", "type", "author", "sender", "speaker", "from")
 TEXT_KEYS = ("text", "content", "message", "parts", "body")
 TEXT_PARTS = {"text", "input_text", "output_text"}
 SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", "thread_id")
+ASKED_KEYS = ("message", "prompt", "question", "query", "request")
+ANSWERED_KEYS = ("response", "answer", "completion", "reply")
+EDIT_KINDS = {"textEditGroup", "notebookEditGroup"}
 MAX_DEPTH = 40  # deeper than any transcript nests; guards against pathological input
 
 
@@ -40,9 +48,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     session = ""
     for document in documents:
         session = session or session_of(document)
-        for role, text in messages_in(document, 0):
+        for message in messages_in(document, 0):
             found = True
-            yield Message(role, text, session=session)
+            yield message._replace(session=session)
     if not found:
         yield from read_text(kept)
 
@@ -70,8 +78,8 @@ def session_of(value: Any) -> str:
     return ""
 
 
-def messages_in(value: Any, depth: int) -> Iterator[tuple[str, str]]:
-    """(role, prose) of the messages in a JSON value, depth first, in document order."""
+def messages_in(value: Any, depth: int) -> Iterator[Message]:
+    """The messages in a JSON value, depth first, in document order."""
     if depth > MAX_DEPTH:
         return
     if isinstance(value, list):
@@ -86,10 +94,76 @@ def messages_in(value: Any, depth: int) -> Iterator[tuple[str, str]]:
         if text is not None:
             text = person_text(text) if role == "user" else strip_recall(text)
             if text.strip():
-                yield role, text
+                yield Message(role, text)
             return
+    elif exchange := exchange_of(value):
+        yield from exchange
+        return
     for item in value.values():
         yield from messages_in(item, depth + 1)
+
+
+def exchange_of(value: dict[str, Any]) -> list[Message]:
+    """The person's and the agent's messages of a role-less exchange; [] when `value` is
+    none (both sides must be there, and the person's must be text)."""
+    asked = next((value[key] for key in ASKED_KEYS if key in value), None)
+    answered = next((value[key] for key in ANSWERED_KEYS if key in value), None)
+    if asked is None or answered is None:
+        return []
+    question = said_in(asked)
+    if not question:
+        return []
+    answer, files = answered_in(answered)
+    found = [Message("user", text)] if (text := person_text(question).strip()) else []
+    if answer.strip() or files:
+        found.append(Message("assistant", strip_recall(answer), files=files))
+    return found
+
+
+def said_in(part: Any) -> str:
+    """The text of one side of an exchange: a string, or an object's `text`, `value` or
+    `content`."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict):
+        for key in ("text", "value", "content"):
+            if isinstance(part.get(key), str):
+                return str(part[key])
+            if isinstance(part.get(key), dict):
+                return said_in(part[key])
+    return ""
+
+
+def answered_in(part: Any) -> tuple[str, tuple[str, ...]]:
+    """The agent's side of an exchange: its prose, the streamed markdown parts joined (a file
+    it names inline by its name), and the files its edit parts changed."""
+    if not isinstance(part, list):
+        return said_in(part), ()
+    prose: list[str] = []
+    files: list[str] = []
+    for item in part:
+        if isinstance(item, str):
+            prose.append(item)
+        elif not isinstance(item, dict):
+            continue
+        elif item.get("kind") in EDIT_KINDS:
+            if path := uri_path(item.get("uri")):
+                files.append(path)
+        elif item.get("kind") == "inlineReference":
+            reference = item.get("inlineReference")
+            name = item.get("name") or uri_path(reference).rsplit("/", 1)[-1]
+            if name:
+                prose.append(f"`{name}`")
+        elif item.get("kind") in (None, "markdownContent"):
+            prose.append(said_in(item))
+    return "".join(prose), tuple(dict.fromkeys(files))
+
+
+def uri_path(uri: Any) -> str:
+    if isinstance(uri, dict):
+        path = uri.get("fsPath") or uri.get("path")
+        return path if isinstance(path, str) else ""
+    return ""
 
 
 def role_of(value: dict[str, Any]) -> str:

@@ -827,6 +827,49 @@ def test_one_unknown_json_document_reads_its_nested_messages():
     assert said(messages, "assistant") == ["The lockfile was stale; regenerating it fixed CI."]
 
 
+def test_a_chat_exported_from_vs_code_reads_each_request_and_its_response():
+    # The shape of VS Code's "Chat: Export Chat…" (and of its chatSessions files): no roles,
+    # a `message` and the `response` parts streamed for it.
+    document = {
+        "requesterUsername": "octocat",
+        "responderUsername": "GitHub Copilot",
+        "requests": [
+            {
+                "requestId": "request_1",
+                "message": {
+                    "text": "The CSV import drops quoted commas. We never split on commas."
+                },
+                "response": [
+                    {"value": "The cause was `import_rows()` in "},
+                    {
+                        "kind": "inlineReference",
+                        "inlineReference": {"$mid": 1, "path": "/w/app/importer.py"},
+                    },
+                    {"value": " splitting lines on commas."},
+                    {"kind": "toolInvocationSerialized", "invocationMessage": {"value": "Reading"}},
+                    {"kind": "textEditGroup", "uri": {"$mid": 1, "path": "/w/app/importer.py"}},
+                ],
+            }
+        ],
+    }
+    fmt, messages = read_lines(json.dumps(document, indent=2).splitlines(keepends=True))
+    assert fmt == "generic-json"
+    assert said(messages, "user") == [
+        "The CSV import drops quoted commas. We never split on commas."
+    ]
+    assert said(messages, "assistant") == [
+        "The cause was `import_rows()` in `importer.py` splitting lines on commas."
+    ]
+    assert files_of(messages) == ["/w/app/importer.py"]
+
+
+def test_an_http_log_of_requests_and_responses_is_no_chat():
+    records = [{"request": {"method": "GET", "url": "/health"}, "response": {"status": 200}}]
+    fmt, messages = read_records(records)
+    assert fmt == "generic-json"
+    assert said(messages, "user") == []
+
+
 def test_json_with_no_messages_never_fails_and_reads_as_text():
     fmt, messages = read_records(
         [{"metric": "latency", "value": 12}, {"metric": "rps", "value": 3}]
