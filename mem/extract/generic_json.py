@@ -1,7 +1,7 @@
 """Read JSON from an agent nobody taught `mem` about: JSON lines, or one JSON document.
 
 A message is any object, however deep, with a role (`role`, `type`, `author`, `sender`,
-`speaker` or `from`, or `author.role`) that names the person (`user`, `human`) or the agent
+`speaker` or `from`, or `author.role`, `info.role`) that names the person (`user`, `human`) or the agent
 (`assistant`, `ai`, `model`, `gemini`, `bot`), and prose in `text`, `content`, `message`,
 `parts` or `body`: a string, or a list of strings and text parts. Tool calls, tool results,
 thinking and system prompts have other roles or part types, so they are never prose. Messages
@@ -30,7 +30,8 @@ ROLES = {
     "gemini": "assistant",
     "bot": "assistant",
 }
-ROLE_KEYS = ("role", "type", "author", "sender", "speaker", "from")
+# `info.role`: OpenCode's `opencode export` keeps a message's role in its `info`, beside `parts`.
+ROLE_KEYS = ("role", "type", "author", "sender", "speaker", "from", "info")
 TEXT_KEYS = ("text", "content", "message", "parts", "body")
 TEXT_PARTS = {"text", "input_text", "output_text"}
 SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", "thread_id")

@@ -863,6 +863,30 @@ def test_a_chat_exported_from_vs_code_reads_each_request_and_its_response():
     assert files_of(messages) == ["/w/app/importer.py"]
 
 
+def test_an_opencode_export_reads_the_role_beside_the_parts():
+    document = {
+        "info": {"id": "ses_1", "title": "Fix CSV import"},
+        "messages": [
+            {
+                "info": {"id": "msg_1", "role": "user", "sessionID": "ses_1"},
+                "parts": [{"type": "text", "text": "Fix the CSV import."}],
+            },
+            {
+                "info": {"id": "msg_2", "role": "assistant", "sessionID": "ses_1"},
+                "parts": [
+                    {"type": "reasoning", "text": "Let me look."},
+                    {"type": "tool", "tool": "edit", "state": {"status": "completed"}},
+                    {"type": "text", "text": "Quoted fields were split; `csv.reader` fixes it."},
+                ],
+            },
+        ],
+    }
+    fmt, messages = read_lines(json.dumps(document).splitlines(keepends=True))
+    assert fmt == "generic-json"
+    assert said(messages, "user") == ["Fix the CSV import."]
+    assert said(messages, "assistant") == ["Quoted fields were split; `csv.reader` fixes it."]
+
+
 def test_an_http_log_of_requests_and_responses_is_no_chat():
     records = [{"request": {"method": "GET", "url": "/health"}, "response": {"status": 200}}]
     fmt, messages = read_records(records)
