@@ -31,6 +31,7 @@ FORMATS = (
     "antigravity-md",
     "claude-terminal",
     "codex-terminal",
+    "markdown-roles",
     "codex-log",
 )
 # Nothing else reads as these. (`generic-json` falls back to text, so it is not one.)
@@ -82,6 +83,11 @@ CURSOR_TURNS = {"**User**", "**Cursor**"}
 # by the CLI's setup turn.
 GEMINI_SHARED_TURN = re.compile(r"^## (?:USER|MODEL)\s+[^\x00-\x7f]")
 GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our chat."
+# A chat exported as markdown with a heading per turn: `## User`, `## Assistant`.
+MARKDOWN_ROLE_TURN = re.compile(
+    r"^#{1,3}\s+(?P<who>User|Human|You|Assistant|Claude|AI|Model|Agent)\s*:?\s*$",
+    re.IGNORECASE,
+)
 # Codex CLI's interactive view: the person's prompt opens `▌` (2025) or `›`; a `•` line says
 # what a tool did, its output indented after `└`.
 CODEX_PROMPTS = ("▌", "› ")
@@ -168,6 +174,8 @@ def detect(lines: list[str]) -> str:
         return "claude-terminal"
     if is_codex_terminal(sample):
         return "codex-terminal"
+    if is_markdown_roles(sample):
+        return "markdown-roles"
     if any(line.startswith("OpenAI Codex v") for line in sample) or (
         sum(line.strip() in CODEX_LOG_HEADERS for line in sample) >= 2
     ):
@@ -196,6 +204,17 @@ def is_claude_terminal(sample: list[str]) -> bool:
     result = sum(line.lstrip().startswith("⎿") for line in sample)
     prompt = sum(line.startswith("❯ ") for line in sample)
     return agent + result >= 2 or (agent + bullet >= 1 and result + prompt >= 1)
+
+
+def is_markdown_roles(sample: list[str]) -> bool:
+    """A chat with a heading per turn: both sides' headings (a document with an "Assistant"
+    section alone is no chat)."""
+    sides = {
+        "user" if turn["who"].lower() in ("user", "human", "you") else "agent"
+        for line in sample
+        if (turn := MARKDOWN_ROLE_TURN.match(line.strip()))
+    }
+    return sides == {"user", "agent"}
 
 
 def is_codex_terminal(sample: list[str]) -> bool:
@@ -267,6 +286,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         gemini_md,
         generic_json,
         markdown_chat,
+        markdown_roles,
         otel_spans,
         terminal,
     )
@@ -288,6 +308,7 @@ def read(fmt: str, lines: Iterable[str]) -> Iterator[Message]:
         "antigravity-md": antigravity.read_chat,
         "claude-terminal": terminal.read,
         "codex-terminal": codex_terminal.read,
+        "markdown-roles": markdown_roles.read,
         "codex-log": codex_log.read,
     }
     return readers[fmt](lines)

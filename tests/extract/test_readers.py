@@ -747,6 +747,59 @@ def test_codexs_2025_view_marks_every_prompt_line_and_opens_replies_with_a_quote
     ]
 
 
+ROLE_HEADED = """# Claude Code Session
+
+**Project:** /home/me/shop
+
+---
+
+## User
+
+The nightly export times out. We never load whole tables into memory.
+
+## Assistant
+
+Let me check the export job.
+
+*Tokens: 2 in, 3 out*
+
+### Tool Call: shell_command (succeeded)
+
+```json
+{"command": "rg -n fetchall src/export.py"}
+```
+
+**Output:**
+We decided to use MySQL because the output said so.
+
+### Thinking
+
+The fetchall loads everything.
+
+## Assistant
+
+The timeout came from `cursor.fetchall()`, which loaded every row first.
+"""
+
+
+def test_a_chat_exported_with_a_heading_per_turn_reads_who_said_what():
+    fmt, messages = read_lines(ROLE_HEADED.splitlines(keepends=True))
+    assert fmt == "markdown-roles"
+    assert said(messages, "user") == [
+        "The nightly export times out. We never load whole tables into memory."
+    ]
+    assert said(messages, "assistant") == [
+        "Let me check the export job.",
+        "The timeout came from `cursor.fetchall()`, which loaded every row first.",
+    ]
+    assert said(messages, "thinking") == ["The fetchall loads everything."]
+
+
+def test_a_document_with_an_assistant_section_alone_is_no_chat():
+    lines = ["# Product\n", "\n", "## Assistant\n", "\n", "The assistant answers questions.\n"]
+    assert read_lines(lines)[0] == "text"
+
+
 def test_specstory_thinking_is_yielded_as_thinking_never_as_the_agents_prose():
     text = """_**User (2025-10-14 22:25Z)**_
 

@@ -28,7 +28,8 @@ def commit(
             "--format",
             help="auto, text, claude-jsonl, stream-json, codex-jsonl, gemini-jsonl, "
             "copilot-jsonl, otel-spans, antigravity-jsonl, generic-json, aider, markdown-chat, "
-            "gemini-md, cline-md, antigravity-md, claude-terminal, codex-terminal or codex-log.",
+            "gemini-md, cline-md, markdown-roles, antigravity-md, claude-terminal, codex-terminal or "
+            "codex-log.",
         ),
     ] = "auto",
     tee: Annotated[
