@@ -120,10 +120,10 @@ def test_a_failed_run_writes_no_handoff_over_the_last_good_one(mem, vault):
 # The level reached on each part of capture-dev (bench/capture.py), raised as capture improves:
 # the part tuned on says how well the rules fit, the part set aside how well they transfer.
 FLOOR = {
-    "tuned": {"kept": 0.73, "noise": 3, "entries_per_item": 1.85},
+    "tuned": {"kept": 0.74, "noise": 3, "entries_per_item": 1.8},
     # 0.49 until a failure's bare name stopped making a lesson (70 fewer entries, 7 of them
     # with a labelled item, on the material tuned on): 2 of 79 items, traded for precision
-    "set aside": {"kept": 0.46, "noise": 2, "entries_per_item": 1.9},
+    "set aside": {"kept": 0.46, "noise": 2, "entries_per_item": 1.85},
 }
 # bench/capture-more, twenty-two more real sessions in the repository itself (all but h read
 # since their measurement before tuning, so tuning sets): the level reached on each set.
@@ -131,7 +131,7 @@ MORE = REPO / "bench" / "capture-more"
 # a: 0.57 before pull requests' descriptions were read; two of its keys are now kept in the
 # words of the pull request the agent wrote before its report said them again.
 MORE_FLOOR = {
-    "a": {"kept": 0.66, "noise": 0},
+    "a": {"kept": 0.68, "noise": 0},
     "b": {"kept": 0.73, "noise": 1},
     "c": {"kept": 0.43, "noise": 1},
     "d": {"kept": 0.62, "noise": 0},
