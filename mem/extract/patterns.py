@@ -997,9 +997,10 @@ def with_next(units: Iterable[Unit]) -> Iterator[tuple[Unit, Unit | None]]:
 
 def goes_on_from(before: Unit, unit: Unit | None) -> bool:
     """Whether `unit` is the next sentence of `before`'s paragraph or list item (or opens the
-    paragraph after a sentence), opening on a pronoun for what `before` said ("…are only linter warnings. They come from your editor's
-    environment…"), and the two fit in one extract: apart, the second says nothing of what it
-    speaks of, and the first leaves out what the second adds."""
+    paragraph after a sentence), opening on a pronoun for what `before` said ("…are only
+    linter warnings. They come from your editor's environment…"), and the two fit in one
+    extract: apart, the second says nothing of what it speaks of, and the first leaves out
+    what the second adds."""
     if unit is None or unit.kind != "sentence" or unit.block - before.block not in (0, 1):
         return False
     if before.kind == "bullet" and (not unit.in_bullet or unit.block != before.block):
@@ -1052,6 +1053,7 @@ def candidates(
     for unit, after in with_next(units):
         if went_on:
             went_on = False
+            seen_blocks.add(unit.block)  # its paragraph is under way: none after it opens it
             continue
         if finding is not None and (unit.block != finding[0] or unit.kind != "sentence"):
             yield from found_it(finding[1])
