@@ -963,3 +963,24 @@ def test_mem_commit_says_it_read_unknown_json_as_generic_json(run_mem, vault):
     result = run_mem("commit", "--agent", "dev", input="\n".join(lines) + "\n", cwd=vault.parent)
     assert result.exit_code == 0, result.stderr
     assert "(generic-json, 2 messages)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "".join(gemini_share(("USER", "fix it"), ("MODEL", tool("Command", {"name": "x"})))),
+        "".join(cline_task(("User", "<task>\nfix it\n</task>"), ("Assistant", "<thinking>\nhm"))),
+        CODEX_VIEW,
+        ROLE_HEADED,
+        CURSOR_EXPORT,
+    ],
+)
+def test_a_shape_cut_anywhere_still_reads_without_failing(sample):
+    # An excerpt can stop mid-block: an unclosed fence, tag or JSON block is read as far as it goes.
+    lines = sample.splitlines(keepends=True)
+    fmt = formats.detect(lines[: formats.DETECT_LINES])
+    for cut in range(len(lines) + 1):
+        for message in formats.read(fmt, lines[:cut]):
+            assert isinstance(message.text, str)
+        for message in formats.read(fmt, [line[: len(line) // 2] for line in lines[:cut]]):
+            assert isinstance(message.text, str)
