@@ -5,8 +5,8 @@ Code, OpenCode and other agents' sessions into markdown do.
 Under a turn, a sub-heading that names a tool call or its result (`### Tool Call: git
 (succeeded)`, `### Tool: Task`, `### Tool Result`) opens the tool's block, JSON and output,
 which is no one's prose; `### Thinking` opens the model's reasoning. Both run to the next
-heading of a turn. Lines the exporter adds (`*Tokens: 2 in, 3 out*`) and what stands before
-the first turn (a title, the project, the date) are nobody's words.
+heading of a turn. Lines the exporter adds (`*Tokens: 2 in, 3 out*`, `_[tool: write_file]_`)
+and what stands before the first turn (a title, the project, the date) are nobody's words.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ TOOL_HEADING = re.compile(
     re.IGNORECASE,
 )
 THINKING_HEADING = re.compile(r"^#{2,5}\s+(?:Thinking|Reasoning|Thought)\b", re.IGNORECASE)
-EXPORT_NOTE = re.compile(r"^\*(?:Tokens|Model|Duration|Cost):[^*]*\*\s*$")
+# What the exporter adds to a turn: its counts (`*Tokens: 2 in, 3 out*`), a tool call's marker
+# (`_[tool: write_file]_`).
+EXPORT_NOTE = re.compile(r"^(?:\*(?:Tokens|Model|Duration|Cost):[^*]*\*|_\[tool: [^\]]+\]_)\s*$")
 
 
 def read(lines: Iterable[str]) -> Iterator[Message]:

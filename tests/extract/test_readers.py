@@ -763,6 +763,8 @@ Let me check the export job.
 
 *Tokens: 2 in, 3 out*
 
+_[tool: list_files]_
+
 ### Tool Call: shell_command (succeeded)
 
 ```json
