@@ -16,7 +16,9 @@ SENTENCE_OR_LINE_END = re.compile(SENTENCE_END.pattern + r"|\n")
 # escapes. A capture made with `script` or `tmux`, or `bat` output pasted into a chat, is full
 # of them.
 TERMINAL_ESCAPE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]"
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"  # OSC, up to its end or the line's
+    r"|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_78=>]"  # character sets, the two-character escapes
 )
 
 

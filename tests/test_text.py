@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem.text import cut_at_sentence, cut_words
+from mem.text import cut_at_sentence, cut_words, without_escapes
 
 
 def test_a_cut_ends_at_the_last_sentence_that_fits():
@@ -39,3 +39,13 @@ def test_a_cut_is_a_prefix_within_the_room(text, room, lines):
     assert cut == text or len(cut) <= max(room, 0)
     words = cut_words(text, room)
     assert len(words) <= max(room, 0) or words == text
+
+
+def test_a_terminals_escapes_go_and_its_words_stay():
+    # A window title with no end stops at the line's end: the next line is words.
+    assert without_escapes("\x1b]0;build\nThe build must use Node 20.\n") == (
+        "\nThe build must use Node 20.\n"
+    )
+    assert without_escapes("\x1b[1;31mred\x1b[0m \x1b(Bplain\x1b7\x1b8") == "red plain"
+    assert without_escapes("\x1b]8;;file:///src/a.py\x07a.py\x1b]8;;\x07") == "a.py"
+    assert without_escapes("no escapes [31m here") == "no escapes [31m here"

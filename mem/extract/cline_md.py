@@ -76,8 +76,12 @@ def part(inner: str, name: str) -> str:
     return found["text"].strip() if found else ""
 
 
+# A tag left open where an export was cut: what follows it is a tool's, not prose.
+OPEN_TAG = re.compile(r"^[ \t]*<[a-z_]+>", re.MULTILINE)
+
+
 def model_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
-    prose = BLOCK.sub("", text).strip()
+    prose = OPEN_TAG.split(BLOCK.sub("", text), maxsplit=1)[0].strip()
     if prose:
         yield Message("assistant", strip_recall(prose))
     for block in BLOCK.finditer(text):
@@ -101,7 +105,9 @@ def person_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
         yield from tool_result(result["tool"], text.lstrip()[result.end() :], calls)
     said = [part(text, tag) for tag in PERSON_TAGS]
     if not result and not any(said):
-        said = [NOTICE.sub("", text).strip()]
+        # A turn that opens on the harness's notice is all the harness's ("[TASK RESUMPTION]
+        # … Note: If you previously attempted a tool use…"); elsewhere a notice line is dropped.
+        said = [] if NOTICE.match(text.strip()) else [NOTICE.sub("", text).strip()]
     for words in said:
         if words := person_text(words).strip():
             yield Message("user", words)

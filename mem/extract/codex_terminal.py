@@ -20,7 +20,7 @@ from mem.extract.formats import (
     without_recall,
 )
 
-EDITED = re.compile(r"^(?:Edited|Added) (?P<path>\S.*?)(?: \(\+\d+ -\d+\))?$")
+EDITED = re.compile(r"^(?:Edited|Added) (?P<path>\S.*?) \(\+\d+ -\d+\)$")
 OUTPUT = ("└", "│")
 # The view's own lines: its frame, a turn's rule, an interruption, a change of model.
 CHROME = re.compile(r"^(?:[╭╰│─■⚠]|> Model changed to\b|─ Worked for\b)")
@@ -48,7 +48,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         if text.startswith(("• ", "> ")) and not CHROME.match(text):
             yield from flush()
             said = text[2:]
-            action = CODEX_TOOL_ACTION.match(said) if text.startswith("• ") else None
+            action = CODEX_TOOL_ACTION.match(said.rstrip()) if text.startswith("• ") else None
             if action is None:
                 role = "assistant"
                 prose.append(said + "\n")

@@ -81,9 +81,12 @@ CURSOR_EXPORT = re.compile(r"^_Exported on .{4,60} from Cursor \([\d.]+\)_\s*$")
 CURSOR_TURNS = {"**User**", "**Cursor**"}
 # Gemini CLI's `/chat share` markdown: `## USER 🧑‍💻` and `## MODEL ✨` turns, the chat opened
 # by the CLI's setup turn.
-GEMINI_SHARED_TURN = re.compile(r"^## (?:USER|MODEL)\s+[^\x00-\x7f]")
+GEMINI_SHARED_TURN = re.compile(
+    r"^(?:## (?:USER|MODEL)\s+[^\x00-\x7f]|[^\x00-\x7f]+\s+## (?:USER|MODEL)\b)"
+)
 GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our chat."
 # A chat exported as markdown with a heading per turn: `## User`, `## Assistant`.
+MARKDOWN_TURN_LEVEL = re.compile(r"^##\s")
 MARKDOWN_ROLE_TURN = re.compile(
     r"^#{1,3}\s+(?P<who>User|Human|You|Assistant|Claude|AI|Model|Agent)\s*:?\s*$",
     re.IGNORECASE,
@@ -91,10 +94,15 @@ MARKDOWN_ROLE_TURN = re.compile(
 # Codex CLI's interactive view: the person's prompt opens `▌` (2025) or `›`; a `•` line says
 # what a tool did, its output indented after `└`.
 CODEX_PROMPTS = ("▌", "› ")
+# A `•` line for a tool's work, not a message that opens on the same verb ("• Added retries
+# to the uploader"): a file edit carries its counts, the other actions stand as the view
+# prints them.
 CODEX_TOOL_ACTION = re.compile(
-    r"^(?:Ran|Edited|Added|Deleted|Explored|Read|Searched|Search|List|Listed|Updated Plan"
-    r"|Waited|Called|Worked for|Proposed Change|Change Approved|Applied patch)\b"
+    r"^(?:(?:Edited|Added|Deleted) \S.*\(\+\d+ -\d+\)$|Ran \S|Explored$|Updated Plan$"
+    r"|Waited\b|Called \S|Worked for\b|Proposed Change\b|Change Approved\b|Applied patch\b)"
 )
+# The title line of the view's frame: `│ >_ OpenAI Codex (v0.63.0)   │`.
+CODEX_FRAME_TITLE = re.compile(r"^[│|]\s*>_ OpenAI Codex \(v")
 # Cline's exported task opens `**User:**`, then its request and the editor's state.
 CLINE_MARKS = ("<task>", "<environment_details>", "**Assistant:**")
 ANTIGRAVITY_TURN = re.compile(r"^### (?:User Input|Planner Response)\s*$")
@@ -186,7 +194,7 @@ def detect(lines: list[str]) -> str:
     for line in sample:
         try:
             value = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):
             objects.append(value)
@@ -207,24 +215,31 @@ def is_claude_terminal(sample: list[str]) -> bool:
 
 
 def is_markdown_roles(sample: list[str]) -> bool:
-    """A chat with a heading per turn: both sides' headings (a document with an "Assistant"
-    section alone is no chat)."""
-    sides = {
-        "user" if turn["who"].lower() in ("user", "human", "you") else "agent"
-        for line in sample
-        if (turn := MARKDOWN_ROLE_TURN.match(line.strip()))
-    }
-    return sides == {"user", "agent"}
+    """A chat with a heading per turn: the person's and the assistant's headings, which are
+    most of the headings at their level. (A README's "## Model" and "## User" sections, among
+    "## License" and others, are no chat: "Model" alone does not name the other side.)"""
+    sides = set()
+    headings = turns = 0
+    for line in sample:
+        if not MARKDOWN_TURN_LEVEL.match(line):
+            continue
+        headings += 1
+        if turn := MARKDOWN_ROLE_TURN.match(line.strip()):
+            turns += 1
+            who = turn["who"].lower()
+            sides.add("user" if who in ("user", "human", "you") else who)
+    return bool(sides & {"assistant", "claude"}) and "user" in sides and 2 * turns >= headings
 
 
 def is_codex_terminal(sample: list[str]) -> bool:
     """Codex CLI's interactive view: its frame's title, or a prompt or a tool's output beside
     a line that says what a tool did."""
-    if any("OpenAI Codex (v" in line for line in sample):
+    if any(CODEX_FRAME_TITLE.match(line) for line in sample):
         return True
     prompts = sum(line.startswith(CODEX_PROMPTS) for line in sample)
     actions = sum(
-        line.startswith("• ") and bool(CODEX_TOOL_ACTION.match(line[2:])) for line in sample
+        line.startswith("• ") and bool(CODEX_TOOL_ACTION.match(line[2:].rstrip()))
+        for line in sample
     )
     outputs = sum(line.lstrip().startswith("└ ") for line in sample)
     return actions >= 1 and prompts + outputs >= 1
@@ -443,7 +458,7 @@ def json_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
             continue
         try:
             value = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):
             yield value
@@ -806,7 +821,7 @@ def response_item(payload: dict[str, Any], rollout: CodexRollout) -> Iterator[Me
     if kind == "function_call" and payload.get("name") in SHELL_TOOLS:
         try:
             arguments = json.loads(str(payload.get("arguments") or "{}"))
-        except ValueError:
+        except (ValueError, RecursionError):
             arguments = {}
         arguments = as_dict(arguments)
         joined = shell_command(arguments.get("cmd") or arguments.get("command"))

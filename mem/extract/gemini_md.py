@@ -28,7 +28,8 @@ from mem.extract.formats import (
     without_recall,
 )
 
-TURN = re.compile(r"^## (?P<who>USER|MODEL)\b(?:\s+\S.*)?$")
+# `## USER 🧑‍💻`, or with the icon first (`🧑‍💻 ## USER`) as some versions write it.
+TURN = re.compile(r"^(?:[^\x00-\x7f]+\s+)?## (?P<who>USER|MODEL)\b(?:\s+\S.*)?$")
 TOOL_LABEL = re.compile(r"\*\*Tool (?P<kind>Command|Response)\*\*:\s*$")
 REFERENCED = re.compile(
     r"^--- Content from referenced files ---$.*?(?:^--- End of content ---$|\Z)",
@@ -73,12 +74,15 @@ def turns(lines: Iterable[str]) -> Iterator[tuple[str, str, list[tuple[str, dict
     block: list[str] | None = None  # the JSON block being read
     for line in lines:
         if block is not None:
-            if line.strip() == "```":
-                blocks.append((label, parsed("".join(block))))
-                block, label = None, ""
-            else:
+            if not line.strip().startswith("```"):
                 block.append(line)
-            continue
+                continue
+            blocks.append((label, parsed("".join(block))))
+            block, label = None, ""
+            # Parallel calls are joined with nothing between them: "```**Tool Command**:"
+            line = line.strip()[3:]
+            if not line:
+                continue
         if label and line.strip().startswith("```"):
             block = []
             continue
@@ -106,7 +110,7 @@ def turns(lines: Iterable[str]) -> Iterator[tuple[str, str, list[tuple[str, dict
 def parsed(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -60,13 +60,13 @@ def parsed(lines: list[str]) -> list[Any]:
     """The JSON values of the input: one document if it parses whole, else one a line."""
     try:
         return [json.loads("".join(lines))]
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     values = []
     for line in lines:
         try:
             values.append(json.loads(line))
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
     return values
 
@@ -107,17 +107,19 @@ def messages_in(value: Any, depth: int) -> Iterator[Message]:
 def exchange_of(value: dict[str, Any]) -> list[Message]:
     """The person's and the agent's messages of a role-less exchange; [] when `value` is
     none (both sides must be there, and the person's must be text)."""
-    asked = next((value[key] for key in ASKED_KEYS if key in value), None)
+    asked_key = next((key for key in ASKED_KEYS if key in value), None)
     answered = next((value[key] for key in ANSWERED_KEYS if key in value), None)
-    if asked is None or answered is None:
+    if asked_key is None or answered is None:
         return []
+    asked = value[asked_key]
+    if asked_key == "message" and not isinstance(asked, dict):
+        return []  # a log line's "message" beside its "response": no one's words
     question = said_in(asked)
-    if not question:
-        return []
     answer, files = answered_in(answered)
+    if not question.strip() or not (answer.strip() or files):
+        return []  # the answer is elsewhere ({"response": {"choices": [...]}}): searched on
     found = [Message("user", text)] if (text := person_text(question).strip()) else []
-    if answer.strip() or files:
-        found.append(Message("assistant", strip_recall(answer), files=files))
+    found.append(Message("assistant", strip_recall(answer), files=files))
     return found
 
 
@@ -200,6 +202,8 @@ def prose_of(value: dict[str, Any]) -> str | None:
 def part_text(part: Any) -> str | None:
     if isinstance(part, str):
         return part
+    if isinstance(part, dict) and part.get("synthetic") is True:
+        return None  # written by the harness (OpenCode: a file's body for an @mention)
     if isinstance(part, dict) and part.get("type", "text") in TEXT_PARTS:
         text = part.get("text", part.get("content"))
         if isinstance(text, str):

@@ -53,6 +53,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     thinking_until = ""  # what ends the thinking being read: "</think>" or "</details>"
     thought: list[str] = []
     turns = 0  # role lines read so far
+    specstory = False  # SpecStory's `_**User**_` lines seen: Cursor's own lines are no turns
 
     def think(text: str) -> Iterator[Message]:
         thought.append(text)
@@ -116,8 +117,11 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
                 thinking_until = closing
                 thought.append(rest)
             continue
+        if turn and turn["cursor"] and specstory:
+            turn = None  # a bold "**User**" in a SpecStory export's prose, not a turn
         if turn:
             turns += 1
+            specstory = specstory or bool(turn["who"])
             if thinking_until:
                 thinking_until = ""
                 yield from think("")

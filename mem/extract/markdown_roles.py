@@ -23,11 +23,13 @@ from mem.extract.formats import (
 )
 
 PERSON = {"user", "human", "you"}
+# "### Tool Call: git (succeeded)", "### Tool: Task", "### Tool Result": not "### Tool comparison".
 TOOL_HEADING = re.compile(
-    r"^#{2,5}\s+(?:Tool(?:\s+(?:Call|Use|Result|Output|Response))?|Function\s+(?:Call|Result))\b",
+    r"^#{2,5}\s+(?:Tool(?:\s+(?:Call|Use|Result|Output|Response))?|Function\s+(?:Call|Result))"
+    r"\s*(?::|\(|$)",
     re.IGNORECASE,
 )
-THINKING_HEADING = re.compile(r"^#{2,5}\s+(?:Thinking|Reasoning|Thought)\b", re.IGNORECASE)
+THINKING_HEADING = re.compile(r"^#{2,5}\s+(?:Thinking|Thought Process)\s*:?\s*$", re.IGNORECASE)
 # What the exporter adds to a turn: its counts (`*Tokens: 2 in, 3 out*`), a tool call's marker
 # (`_[tool: write_file]_`).
 EXPORT_NOTE = re.compile(r"^(?:\*(?:Tokens|Model|Duration|Cost):[^*]*\*|_\[tool: [^\]]+\]_)\s*$")

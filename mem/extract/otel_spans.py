@@ -160,7 +160,7 @@ def chat_of(attributes: dict[str, Any], commit_calls: set[str]) -> Iterator[tupl
         if isinstance(value, str):
             try:
                 value = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
         for message in value if isinstance(value, list) else ():
             message = as_dict(message)

@@ -304,9 +304,13 @@ DANGLING = re.compile(
 # "It was deleted…", "Isso acontece porque…", "Dies liegt an…", "这是因为…", "これで…"): not one
 # that carries a thought on ("But…", "So…"), which stands as a sentence of its own, nor "这个
 # 命令…" ("this command"), whose noun names what it speaks of.
+# The writer speaking of themself ("It took me a while…", "…and I then ran the tests").
+SELF = re.compile(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:me|my)\b")
 REFERS_BACK = re.compile(
-    rf"^(?!(?:{GOING_ON})\b)(?:{DANGLING.pattern[1:]}"
-    r"|(?:这|那)(?:是|就是|也是|意味着|说明|导致|样)|它|他们|她们|此时"
+    rf"^(?:(?:that|this)(?=\s*[,.;:!?]|\s*$|\s+(?:{PRONOUN_NEXT}|\w+(?<![ius])s)\b)"
+    rf"|(?:these|those)(?=\s*[,.;:!?]|\s*$|\s+(?:{PRONOUN_NEXT})\b)|that's|they|it|it's|its"
+    r"|eles|elas|isso|isto|esse|essa|dies\w*)\b"
+    r"|^(?:(?:这|那)(?:是|就是|也是|意味着|说明|导致|样)|它|他们|她们|此时"
     r"|(?:これ|それ)(?:は|が|で|に|を|も)|ここは|そのため)",
     re.IGNORECASE,
 )
@@ -353,8 +357,11 @@ ACTION_START = re.compile(
 )
 # A past tense with no subject before it, then its object: "Modified `LwpmApp` to…",
 # "Installed the hooks", "Read `/tmp/x` - contained…".
+# (Not a verb that ends so in the present, "Embed the hash…", nor one whose past looks like
+# its imperative, "Read `docs/x.md` before…": an instruction, which may well be a fact.)
 PAST_ACTION = re.compile(
-    r"^(?:\*\*)?(?:[A-Z][a-z]{2,}ed|Read|Ran|Wrote|Made|Built|Set|Put|Took)\*{0,2}\s+"
+    r"^(?:\*\*)?(?!(?:Embed|Need|Feed|Seed|Shed|Speed|Proceed|Succeed|Exceed|Breed|Bleed|Heed"
+    r"|Weed|Shred)\b)(?:[A-Z][a-z]{2,}ed|Ran|Wrote|Made|Built|Took)\*{0,2}\s+"
     r"(?:the|a|an|all|both|its|their|our|two|three|[`\[\"'*])"
 )
 # A later clause saying the agent is doing it now: the work it names is under way, not open.
@@ -1010,9 +1017,18 @@ def goes_on_from(before: Unit, unit: Unit | None) -> bool:
     text = before.text.rstrip()
     if text.endswith((":", "：", "?", "？")) or len(text) + len(unit.text) >= MAX_CHARS:
         return False
-    probe = straight(unit.text.strip())
-    # "It's exposed in two places:" introduces what follows, not what came before.
-    return bool(REFERS_BACK.match(probe)) and not probe.endswith((":", "："))
+    probe = straight(body_of(unit))
+    # "It's exposed in two places:" introduces what follows, not what came before. One that
+    # says something of its own ("It failed because the token expired") is read on its own,
+    # and the agent's story ("It took me a while…") is no part of what was found.
+    cues = compiled()
+    return (
+        bool(REFERS_BACK.match(probe))
+        and not probe.endswith((":", "："))
+        and classify(probe, cues) is None
+        and not is_narration(probe, cues)
+        and not SELF.search(probe)
+    )
 
 
 def run_on(first: str, second: str) -> str:

@@ -986,3 +986,142 @@ def test_a_shape_cut_anywhere_still_reads_without_failing(sample):
             assert isinstance(message.text, str)
         for message in formats.read(fmt, [line[: len(line) // 2] for line in lines[:cut]]):
             assert isinstance(message.text, str)
+
+
+# --- what a review of the new readers found -------------------------------------------------
+
+
+def test_a_transcript_that_quotes_codexs_banner_is_still_read_as_what_it_is():
+    record = {
+        "type": "user",
+        "sessionId": "s1",
+        "message": {"role": "user", "content": "the banner >_ OpenAI Codex (v0.46.0) crashed"},
+    }
+    assert read_records([record])[0] == "claude-jsonl"
+
+
+def test_a_codex_message_that_opens_on_a_verb_of_the_tools_is_the_agents_words():
+    lines = [
+        "› make the uploader retry\n",
+        "• Added retries with exponential backoff to the uploader. The\n",
+        "  S3 client must always retry on 503.\n",
+        "• Edited src/upload.py (+4 -1)\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "codex-terminal"
+    assert said(messages, "assistant") == [
+        (
+            "Added retries with exponential backoff to the uploader. The\nS3 client must always "
+            "retry on 503."
+        )
+    ]
+    assert files_of(messages) == ["src/upload.py"]
+
+
+def test_a_readme_with_model_and_user_sections_is_no_chat():
+    readme = (
+        "# MyBot\nintro\n## Model\nWe fine-tune.\n## User\nUsers must log in.\n## License\nMIT\n"
+    )
+    assert read_lines(readme.splitlines(keepends=True))[0] == "text"
+
+
+def test_a_bold_user_line_in_a_specstory_answer_starts_no_turn():
+    lines = [
+        "_**User (2025-10-14 22:25Z)**_\n",
+        "\n",
+        "describe the data model\n",
+        "\n",
+        "_**Assistant (claude-4.5-sonnet)**_\n",
+        "\n",
+        "**User**\n",
+        "\n",
+        "A user owns many portfolios.\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "markdown-chat"
+    assert said(messages, "user") == ["describe the data model"]
+    assert "A user owns many portfolios." in said(messages, "assistant")[0]
+
+
+def test_a_heading_that_only_starts_with_tool_is_the_turns_prose():
+    text = ROLE_HEADED.replace(
+        "## Assistant\n\nThe timeout",
+        "## Assistant\n\n### Tool comparison\n\nWe chose Vite over webpack.\n\nThe timeout",
+    )
+    _, messages = read_lines(text.splitlines(keepends=True))
+    assert any("We chose Vite over webpack." in m for m in said(messages, "assistant"))
+
+
+def test_a_cline_turn_that_opens_on_the_harnesss_notice_is_all_the_harnesss():
+    lines = cline_task(
+        ("User", "<task>\nfix it\n</task>"),
+        (
+            "User",
+            (
+                "[TASK RESUMPTION] This task was interrupted.\n\nNote: If you previously "
+                "attempted a tool use that the user did not provide a result for, assume it failed."
+            ),
+        ),
+    )
+    assert said(read_lines(lines)[1], "user") == ["fix it"]
+
+
+def test_a_cline_export_cut_inside_a_tool_call_keeps_the_call_out_of_the_prose():
+    lines = cline_task(
+        ("User", "<task>\nfix it\n</task>"),
+        ("Assistant", "I will write it.\n<write_to_file>\n<path>a.py</path>\n<content>\n# MySQL"),
+    )
+    assert said(read_lines(lines)[1], "assistant") == ["I will write it."]
+
+
+def test_json_whose_answer_has_a_role_of_its_own_is_read_as_before():
+    record = {
+        "prompt": "why?",
+        "response": {"choices": [{"message": {"role": "assistant", "content": "Because."}}]},
+    }
+    assert said(read_records([record])[1], "assistant") == ["Because."]
+
+
+def test_a_log_lines_message_and_response_are_no_chat():
+    record = {"level": "error", "message": "Always retry on 503", "response": "503 Unavailable"}
+    assert said(read_records([record])[1], "user") == []
+
+
+def test_an_opencode_part_the_harness_wrote_is_nobodys_words():
+    record = {
+        "info": {"role": "user"},
+        "parts": [
+            {"type": "text", "text": "Fix @a.py"},
+            {"type": "text", "synthetic": True, "text": "Called the Read tool with a.py"},
+        ],
+    }
+    assert said(read_records([record])[1], "user") == ["Fix @a.py"]
+
+
+def test_a_gemini_share_with_icons_first_and_joined_tool_blocks_reads_whole():
+    text = (
+        "🧑\u200d💻 ## USER\n\nfix it\n\n---\n\n✨ ## MODEL\n\nWriting both."
+        + tool("Command", {"name": "write_file", "args": {"file_path": "a.ts"}})
+        + tool("Command", {"name": "write_file", "args": {"file_path": "b.ts"}})
+        + "\n\n---\n\n🧑\u200d💻 ## USER\n\n"
+        + tool("Response", {"name": "write_file", "response": {"output": "ok"}})
+        + tool("Response", {"name": "write_file", "response": {"output": "ok"}})
+        + "\n"
+    )
+    fmt, messages = read_lines(text.splitlines(keepends=True))
+    assert fmt == "gemini-md"
+    assert said(messages, "user") == ["fix it"]
+    assert files_of(messages) == ["a.ts", "b.ts"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000 + "\n",
+        "".join(gemini_share(("MODEL", "**Tool Command**:\n```json\n" + "[" * 5000 + "\n```"))),
+    ],
+)
+def test_json_nested_past_the_parsers_depth_never_fails(text):
+    lines = text.splitlines(keepends=True)
+    fmt = formats.detect(lines[: formats.DETECT_LINES])
+    assert isinstance(list(formats.read(fmt, lines)), list)

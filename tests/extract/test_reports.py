@@ -2536,13 +2536,14 @@ def test_a_line_that_only_announces_its_list_states_nothing():
 
 
 def test_a_listed_step_the_agent_took_is_no_fact():
-    # From a real Claude Code transcript (`../shared/formats/claude-code`): the steps of the
-    # work, as the agent tells them; the commit subject says the change.
+    # The steps of the work, as the agent tells them (a real Claude Code transcript's report in
+    # `../shared/formats/claude-code` lists them so); the commit subject says the change. ("Read
+    # `x`" is left alone: it reads as well as the instruction "Read `docs/x.md` before…".)
     found = report(
         "**What was done:**\n"
-        '1. Read `/tmp/tmpcy4oc572/test.txt` - contained "original content"\n'
-        "2. Updated `README.md` test counts\n"
-        "3. Installed the `pre-commit` hooks into `.git/hooks`\n"
+        "1. Updated `README.md` test counts\n"
+        "2. Installed the `pre-commit` hooks into `.git/hooks`\n"
+        "3. Wrote `docs/setup.md` from the old wiki page\n"
     )
     assert [text for category, text in found if category == "facts"] == []
 
@@ -2610,3 +2611,43 @@ def test_a_persons_sentence_is_not_filed_by_the_one_that_goes_on_from_it():
     # The sentence after lends its words, never its meaning: "must" in it sets no rule.
     spec = "Context for the work:\n\n" + "I never got it working.\nIt must be flaky.\n\n" * 80
     assert list(patterns.extract(spec, report=True, person=True)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        (
+            # The second says something of its own: it is read on its own.
+            (
+                "The deploy script lives in `ops/deploy.sh`. It failed because the token had "
+                "expired, so always refresh it first."
+            ),
+            [
+                ("facts", "The deploy script lives in `ops/deploy.sh`."),
+                ("lessons", "It failed because the token had expired, so always refresh it first."),
+            ],
+        ),
+        (
+            # The writer's story is no part of what was found.
+            "We use pnpm workspaces in `packages/`. It took me a while to find.",
+            [("facts", "We use pnpm workspaces in `packages/`.")],
+        ),
+        (
+            # "Aber" carries a thought on, as "But" does.
+            "Wir haben uns für Postgres entschieden. Aber der Cache bleibt in Redis.",
+            [("decisions", "Wir haben uns für Postgres entschieden.")],
+        ),
+    ],
+)
+def test_a_sentence_goes_on_from_the_one_before_only_when_it_adds_words_to_it(text, stored):
+    assert report(text) == stored
+
+
+def test_a_listed_instruction_is_no_step_taken():
+    found = report(
+        "Notes:\n"
+        "- Embed the build hash in `version.txt` at release time\n"
+        "- Read `docs/ARCHITECTURE.md` before touching `core/`\n"
+    )
+    assert [category for category, _ in found] == ["facts"]
+    assert "Read `docs/ARCHITECTURE.md`" in found[0][1]
