@@ -37,8 +37,17 @@ SAID = {
     "ask_followup_question": "question",
 }
 WRITING_TOOLS = {"write_to_file", "replace_in_file", "apply_diff", "insert_content"}
-WRITE_FAILED = re.compile(r"\bdenied\b|^Error|tool execution failed", re.IGNORECASE | re.MULTILINE)
-COMMAND_FAILED = re.compile(r"exit code[: ]+[1-9]|\bdenied\b|command failed", re.IGNORECASE)
+# Read on a result's first line only: what follows it is the file or the command's output.
+WRITE_FAILED = re.compile(r"\bdenied\b|^Error|tool execution failed", re.IGNORECASE)
+COMMAND_FAILED = re.compile(r"\bdenied\b|command failed|tool execution failed", re.IGNORECASE)
+EXIT_FAILED = re.compile(r"^(?:exit code|exited with code)[: ]+[1-9]", re.IGNORECASE | re.MULTILINE)
+# A User turn that opens on a bracketed header is the harness's or a tool's, whatever follows:
+# "[read_file for 'x'] Result:", "[new_task completed] Result:", "[switch_mode to 'code'
+# because: …]", native tool calling's "[Tool]". Only its tags hold the person's words.
+HARNESS_TURN = re.compile(r"^\[[^\]\n]+\]")
+# The model's turn in an export of native tool calls: "[Thinking]", "[Tool Use: read_file]"
+# open what is not its prose.
+NATIVE_BLOCK = re.compile(r"^\[(?:Thinking|Tool Use: [\w-]+)\]\s*$", re.MULTILINE)
 # The harness's own notices in a User turn: "[TASK RESUMPTION] This task was interrupted…",
 # "[ERROR] You did not use a tool in your previous response!", "Tool [read_file] was not
 # executed because a tool has already been used in this message."
@@ -81,7 +90,8 @@ OPEN_TAG = re.compile(r"^[ \t]*<[a-z_]+>", re.MULTILINE)
 
 
 def model_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
-    prose = OPEN_TAG.split(BLOCK.sub("", text), maxsplit=1)[0].strip()
+    prose = OPEN_TAG.split(BLOCK.sub("", text), maxsplit=1)[0]
+    prose = NATIVE_BLOCK.split(prose, maxsplit=1)[0].strip()
     if prose:
         yield Message("assistant", strip_recall(prose))
     for block in BLOCK.finditer(text):
@@ -105,9 +115,12 @@ def person_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:
         yield from tool_result(result["tool"], text.lstrip()[result.end() :], calls)
     said = [part(text, tag) for tag in PERSON_TAGS]
     if not result and not any(said):
-        # A turn that opens on the harness's notice is all the harness's ("[TASK RESUMPTION]
-        # … Note: If you previously attempted a tool use…"); elsewhere a notice line is dropped.
-        said = [] if NOTICE.match(text.strip()) else [NOTICE.sub("", text).strip()]
+        # A turn that opens on the harness's notice or a tool's header is all theirs
+        # ("[TASK RESUMPTION] … Note: If you previously attempted a tool use…"); elsewhere a
+        # notice line is dropped.
+        opening = text.strip()
+        harness = NOTICE.match(opening) or HARNESS_TURN.match(opening)
+        said = [] if harness else [NOTICE.sub("", text).strip()]
     for words in said:
         if words := person_text(words).strip():
             yield Message("user", words)
@@ -121,8 +134,14 @@ def tool_result(tool: str, output: str, calls: list[tuple[str, str]]) -> Iterato
         return
     calls.remove(waiting)
     _, target = waiting
-    if tool in WRITING_TOOLS and target and not WRITE_FAILED.search(output[:500]):
+    first = output.strip().partition("\n")[0]
+    if tool in WRITING_TOOLS and target and not WRITE_FAILED.search(first):
         yield Message("assistant", files=(target,))
-    elif tool == "execute_command" and target and not COMMAND_FAILED.search(output):
+    elif (
+        tool == "execute_command"
+        and target
+        and not COMMAND_FAILED.search(first)
+        and not EXIT_FAILED.search(output)
+    ):
         yield from committed(commits_in(output, target), target)
         yield from succeeded_call(target)

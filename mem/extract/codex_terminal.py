@@ -14,16 +14,20 @@ from collections.abc import Iterable, Iterator
 from mem.extract.checks import check_commands
 from mem.extract.formats import (
     CODEX_PROMPTS,
-    CODEX_TOOL_ACTION,
     COMMIT_LINE,
     Message,
+    codex_tool_action,
     without_recall,
 )
 
+# "Edited src/app.py (+2 -1)", "Edited old.rs → new.rs (+1 -1)", and for several files
+# "Edited 2 files (+2 -1)" with a `└ path (+1 -1)` line for each.
 EDITED = re.compile(r"^(?:Edited|Added) (?P<path>\S.*?) \(\+\d+ -\d+\)$")
-OUTPUT = ("└", "│")
-# The view's own lines: its frame, a turn's rule, an interruption, a change of model.
-CHROME = re.compile(r"^(?:[╭╰│─■⚠]|> Model changed to\b|─ Worked for\b)")
+EDITED_EACH = re.compile(r"^\s*└ (?P<path>\S.*?) \(\+\d+ -\d+\)$")
+SEVERAL_FILES = re.compile(r"^\d+ files?$")
+# The view's own lines: its frame, a turn's rule, an interruption, a change of model, an
+# approval, the input box's footer.
+CHROME = re.compile(r"^(?:[╭╰│─■⚠✔✗]|> Model changed to\b|─ Worked for\b|\s*\d+% context left\b)")
 
 
 def read(lines: Iterable[str]) -> Iterator[Message]:
@@ -48,14 +52,14 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         if text.startswith(("• ", "> ")) and not CHROME.match(text):
             yield from flush()
             said = text[2:]
-            action = CODEX_TOOL_ACTION.match(said.rstrip()) if text.startswith("• ") else None
-            if action is None:
+            if not (text.startswith("• ") and codex_tool_action(said)):
                 role = "assistant"
                 prose.append(said + "\n")
                 continue
             role = "tool"
-            if edited := EDITED.match(said):
-                yield Message("assistant", files=(edited["path"],))
+            edited = EDITED.match(said.rstrip())
+            if edited and not SEVERAL_FILES.match(edited["path"]):
+                yield Message("assistant", files=(renamed(edited["path"]),))
             elif said.startswith("Ran ") and (checks := check_commands(said[4:])):
                 # The view prints no exit status: a check that failed was still run so.
                 yield Message("assistant", checks=checks)
@@ -64,10 +68,9 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             yield from flush()
             role = ""
             continue
-        if text.lstrip().startswith(OUTPUT) or role == "tool":
-            if role != "tool":
-                yield from flush()
-                role = "tool"
+        if role == "tool":  # a tool's output, up to the next `•`, `>` or prompt
+            if each := EDITED_EACH.match(text):
+                yield Message("assistant", files=(renamed(each["path"]),))
             commit = COMMIT_LINE.match(text.lstrip().lstrip("└│").strip())
             if commit:
                 yield Message("assistant", commits=(f"{commit['sha'][:7]} {commit['subject']}",))
@@ -75,3 +78,8 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         if role in ("user", "assistant"):
             prose.append(text.removeprefix("  ") + "\n")
     yield from flush()
+
+
+def renamed(path: str) -> str:
+    """The file an edit left: the new name of a rename ("old.rs → new.rs")."""
+    return path.rsplit(" → ", 1)[-1]

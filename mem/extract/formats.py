@@ -88,7 +88,9 @@ GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our ch
 # A chat exported as markdown with a heading per turn: `## User`, `## Assistant`.
 MARKDOWN_TURN_LEVEL = re.compile(r"^##\s")
 MARKDOWN_ROLE_TURN = re.compile(
-    r"^#{1,3}\s+(?P<who>User|Human|You|Assistant|Claude|AI|Model|Agent)\s*:?\s*$",
+    # OpenCode: "## Assistant (Build · gemini-3-flash-preview · 20.5s)"
+    r"^(?P<level>#{1,3})\s+(?P<who>User|Human|You|Assistant|Claude|AI|Model|Agent)"
+    r"(?:\s+\([^)\n]*\))?\s*:?\s*$",
     re.IGNORECASE,
 )
 # Codex CLI's interactive view: the person's prompt opens `▌` (2025) or `›`; a `•` line says
@@ -101,6 +103,8 @@ CODEX_TOOL_ACTION = re.compile(
     r"^(?:(?:Edited|Added|Deleted) \S.*\(\+\d+ -\d+\)$|Ran \S|Explored$|Updated Plan$"
     r"|Waited\b|Called \S|Worked for\b|Proposed Change\b|Change Approved\b|Applied patch\b)"
 )
+# "• Ran grpcurl … list. Services available:": the agent's message, which a command is not.
+CODEX_SAID = re.compile(r"\.\s+[A-Z]|:$")
 # The title line of the view's frame: `│ >_ OpenAI Codex (v0.63.0)   │`.
 CODEX_FRAME_TITLE = re.compile(r"^[│|]\s*>_ OpenAI Codex \(v")
 # Cline's exported task opens `**User:**`, then its request and the editor's state.
@@ -170,7 +174,7 @@ def detect(lines: list[str]) -> str:
         line.strip() for line in sample
     }:
         return "markdown-chat"
-    if any(GEMINI_SHARED_TURN.match(line) or line.startswith(GEMINI_SETUP) for line in sample):
+    if any(GEMINI_SHARED_TURN.match(line) for line in sample):
         return "gemini-md"  # a Gemini CLI chat as `/chat share` writes it
     if sample[0].strip() == "**User:**" and any(
         line.startswith(CLINE_MARKS) for line in sample[1:]
@@ -234,15 +238,33 @@ def is_markdown_roles(sample: list[str]) -> bool:
 def is_codex_terminal(sample: list[str]) -> bool:
     """Codex CLI's interactive view: its frame's title, or a prompt or a tool's output beside
     a line that says what a tool did."""
+    sample = outside_code(sample)  # a README's fenced example of the view is no view
     if any(CODEX_FRAME_TITLE.match(line) for line in sample):
         return True
     prompts = sum(line.startswith(CODEX_PROMPTS) for line in sample)
-    actions = sum(
-        line.startswith("• ") and bool(CODEX_TOOL_ACTION.match(line[2:].rstrip()))
-        for line in sample
-    )
-    outputs = sum(line.lstrip().startswith("└ ") for line in sample)
+    actions = sum(line.startswith("• ") and codex_tool_action(line[2:]) for line in sample)
+    outputs = sum(line.startswith("  └ ") for line in sample)
     return actions >= 1 and prompts + outputs >= 1
+
+
+def codex_tool_action(said: str) -> bool:
+    """Whether the text of a `•` line in Codex's view says what a tool did."""
+    said = said.rstrip()
+    return bool(CODEX_TOOL_ACTION.match(said)) and not (
+        said.startswith("Ran ") and CODEX_SAID.search(said)
+    )
+
+
+def outside_code(lines: list[str]) -> list[str]:
+    """The lines that stand outside fenced code blocks."""
+    kept: list[str] = []
+    fenced = False
+    for line in lines:
+        if fence_mark(line):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return kept
 
 
 def is_aider_excerpt(sample: list[str]) -> bool:

@@ -147,7 +147,7 @@ def answered_in(part: Any) -> tuple[str, tuple[str, ...]]:
     for item in part:
         if isinstance(item, str):
             prose.append(item)
-        elif not isinstance(item, dict):
+        elif not isinstance(item, dict) or not isinstance(item.get("kind", ""), str):
             continue
         elif item.get("kind") in EDIT_KINDS:
             if path := uri_path(item.get("uri")):

@@ -88,9 +88,11 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
         if command:
             yield from succeeded_call(command)  # the checks it ran, what it posted
 
+    last_said = ""  # the last line with something on it, before this one
     for line in without_recall(lines):
         stripped = line.strip()
         turn = ROLE.match(stripped)
+        before, last_said = last_said, (stripped or last_said)
         if thinking_until and not turn:
             if thinking_until in line:
                 inside, after = line.split(thinking_until, 1)
@@ -117,8 +119,10 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
                 thinking_until = closing
                 thought.append(rest)
             continue
-        if turn and turn["cursor"] and specstory:
-            turn = None  # a bold "**User**" in a SpecStory export's prose, not a turn
+        if turn and turn["cursor"] and (specstory or (turns and before != "---")):
+            # A bold "**User**" in a SpecStory export's prose, or in Cursor's own between
+            # rules: Cursor's turns follow a `---` rule.
+            turn = None
         if turn:
             turns += 1
             specstory = specstory or bool(turn["who"])

@@ -30,6 +30,10 @@ TOOL_HEADING = re.compile(
     re.IGNORECASE,
 )
 THINKING_HEADING = re.compile(r"^#{2,5}\s+(?:Thinking|Thought Process)\s*:?\s*$", re.IGNORECASE)
+# OpenCode's export: `**Tool: glob**` opens a tool's block (`**Input:**`, `**Output:**`),
+# `_Thinking:_` the model's reasoning.
+TOOL_LABEL = re.compile(r"^\*\*Tool: [^*]+\*\*\s*$")
+THINKING_LABEL = re.compile(r"^_Thinking:_\s*$")
 # What the exporter adds to a turn: its counts (`*Tokens: 2 in, 3 out*`), a tool call's marker
 # (`_[tool: write_file]_`).
 EXPORT_NOTE = re.compile(r"^(?:\*(?:Tokens|Model|Duration|Cost):[^*]*\*|_\[tool: [^\]]+\]_)\s*$")
@@ -52,24 +56,32 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             yield Message(role, strip_recall(text))
 
     fenced = False
+    level = ""  # the turns' heading level, as the first turn sets it
     for line in without_recall(lines):
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             fenced = not fenced
-        if not fenced and (turn := MARKDOWN_ROLE_TURN.match(stripped)):
+        turn = None if fenced else MARKDOWN_ROLE_TURN.match(stripped)
+        if turn and level in ("", turn["level"]):
+            # (A "### User" under an answer, at another level, is the answer's section.)
             yield from flush()
+            level = turn["level"]
             role = "user" if turn["who"].lower() in PERSON else "assistant"
             continue
-        if not fenced and role and TOOL_HEADING.match(stripped):
+        if not fenced and role and (TOOL_HEADING.match(stripped) or TOOL_LABEL.match(stripped)):
             yield from flush()
             role = "tool"
             continue
-        if not fenced and role and THINKING_HEADING.match(stripped):
+        if (
+            not fenced
+            and role
+            and (THINKING_HEADING.match(stripped) or THINKING_LABEL.match(stripped))
+        ):
             yield from flush()
             role = "thinking"
             continue
-        if EXPORT_NOTE.match(stripped):
-            continue
+        if EXPORT_NOTE.match(stripped) or (stripped == "---" and not fenced):
+            continue  # the exporter's notes, the rules between turns
         if role in ("user", "assistant", "thinking"):
             said.append(line)
     yield from flush()

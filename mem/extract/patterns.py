@@ -358,11 +358,17 @@ ACTION_START = re.compile(
 # A past tense with no subject before it, then its object: "Modified `LwpmApp` to…",
 # "Installed the hooks", "Read `/tmp/x` - contained…".
 # (Not a verb that ends so in the present, "Embed the hash…", nor one whose past looks like
-# its imperative, "Read `docs/x.md` before…": an instruction, which may well be a fact.)
+# its imperative, "Read `docs/x.md` before…": an instruction, which may well be a fact. Before
+# a name in code, only a verb of changing things: "Nested `<form>` elements break…" opens on
+# an adjective.)
 PAST_ACTION = re.compile(
-    r"^(?:\*\*)?(?!(?:Embed|Need|Feed|Seed|Shed|Speed|Proceed|Succeed|Exceed|Breed|Bleed|Heed"
-    r"|Weed|Shred)\b)(?:[A-Z][a-z]{2,}ed|Ran|Wrote|Made|Built|Took)\*{0,2}\s+"
-    r"(?:the|a|an|all|both|its|their|our|two|three|[`\[\"'*])"
+    r"^(?:\*\*)?(?:"
+    r"(?:Added|Updated|Modified|Changed|Created|Removed|Deleted|Renamed|Moved|Fixed|Installed"
+    r"|Configured|Implemented|Replaced|Refactored|Extracted|Threaded|Wrapped|Bumped|Pinned"
+    r"|Upgraded|Downgraded|Enabled|Disabled|Formatted|Rewrote|Wrote|Ran|Built|Made|Set\s+up)"
+    r"\*{0,2}\s+(?:the|a|an|all|both|its|their|our|two|three|[`\[\"'*])"
+    r"|(?!(?:Embed|Need|Feed|Seed|Shed|Speed|Proceed|Succeed|Exceed|Breed|Bleed|Heed|Weed|Shred)\b)"
+    r"[A-Z][a-z]{2,}ed\*{0,2}\s+(?:the|a|an|all|both|its|their|our|two|three)\b)"
 )
 # A later clause saying the agent is doing it now: the work it names is under way, not open.
 UNDER_WAY = re.compile(

@@ -1125,3 +1125,132 @@ def test_json_nested_past_the_parsers_depth_never_fails(text):
     lines = text.splitlines(keepends=True)
     fmt = formats.detect(lines[: formats.DETECT_LINES])
     assert isinstance(list(formats.read(fmt, lines)), list)
+
+
+# --- what a second review found ---------------------------------------------------------------
+
+
+def test_a_tree_drawn_in_a_codex_message_is_the_messages():
+    lines = [
+        "› how is the project laid out?\n",
+        "• The project is split like this:\n",
+        "  src/\n",
+        "  │   └── routes.py\n",
+        "  └── main.py\n",
+        "  The routes module is mounted by main.py, so routes load first.\n",
+        "• Ran git status\n",
+        "  └ nothing to commit\n",
+    ]
+    fmt, messages = read_lines(lines)
+    assert fmt == "codex-terminal"
+    assert "so routes load first." in said(messages, "assistant")[0]
+
+
+def test_a_codex_message_opening_on_ran_is_no_command():
+    lines = [
+        "› list the services\n",
+        "• Ran grpcurl -plaintext localhost:50051 list\n",
+        "  └ grpc.health.v1.Health\n",
+        "• Ran grpcurl -plaintext localhost:50051 list. Services available:\n",
+        "  - grpc.health.v1.Health\n",
+    ]
+    assert said(read_lines(lines)[1], "assistant")[0].startswith("Ran grpcurl")
+
+
+def test_a_codex_edit_of_several_files_or_a_rename_gives_the_files():
+    lines = [
+        "› rename the helper and add a test\n",
+        "• Edited 2 files (+2 -1)\n",
+        "  └ src/util.py (+1 -1)\n",
+        "    1 +one changed\n",
+        "  └ tests/test_util.py (+1 -0)\n",
+        "• Edited old_name.rs → new_name.rs (+1 -1)\n",
+    ]
+    assert files_of(read_lines(lines)[1]) == ["src/util.py", "tests/test_util.py", "new_name.rs"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        (
+            "# Notes\n\nGemini CLI opens every chat with:\n\nThis is the Gemini CLI. We are setting "
+            "up the context for our chat.\n\nWe always pin the CLI version in CI.\n"
+        ),
+        (
+            "# codex-notify\n\n## Example\n\n```\n› fix the failing tests\n• Ran pytest -q\n"
+            "  └ 3 passed in 0.2s\n```\n\nWe always notify on the last turn only.\n"
+        ),
+    ],
+)
+def test_a_document_that_quotes_a_shape_is_still_a_document(text):
+    assert read_lines(text.splitlines(keepends=True))[0] == "text"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "[new_task completed] Result: Added a limiter. Always run `npm run test:redis` first.",
+        "[switch_mode to 'code' because: the plan is done]",
+        "[Tool]\nexport const RETRIES = 3 // callers rely on exactly three attempts",
+    ],
+)
+def test_a_cline_turn_opening_on_a_bracketed_header_is_nobodys_words(turn):
+    lines = cline_task(("User", "<task>\nadd rate limiting\n</task>"), ("User", turn))
+    assert said(read_lines(lines)[1], "user") == ["add rate limiting"]
+
+
+def test_a_cline_file_saved_with_denied_in_it_was_still_written():
+    lines = cline_task(
+        ("User", "<task>\nreturn 403 for non-admins\n</task>"),
+        ("Assistant", "<write_to_file>\n<path>src/admin.ts</path>\n</write_to_file>"),
+        (
+            "User",
+            (
+                "[write_to_file for 'src/admin.ts'] Result:\nThe content was successfully saved.\n"
+                "<final_file_content>\nres.status(403).send('Access denied')\n</final_file_content>"
+            ),
+        ),
+    )
+    assert files_of(read_lines(lines)[1]) == ["src/admin.ts"]
+
+
+def test_an_exchange_part_of_another_kind_never_fails():
+    record = {
+        "prompt": "why is the build slow?",
+        "response": [{"kind": ["markdown"], "value": "x"}],
+    }
+    assert isinstance(read_records([record])[1], list)
+
+
+def test_a_user_section_inside_an_answer_is_the_answers():
+    text = ROLE_HEADED.replace(
+        "## Assistant\n\nThe timeout",
+        "## Assistant\n\n### User\n\nThe `User` model keys on `email`.\n\nThe timeout",
+    )
+    _, messages = read_lines(text.splitlines(keepends=True))
+    assert not any("keys on `email`" in m for m in said(messages, "user"))
+    assert any("keys on `email`" in m for m in said(messages, "assistant"))
+
+
+def test_an_opencode_markdown_export_reads_turns_thinking_and_tools():
+    text = (
+        "# Directory MD files overview\n\n**Session ID:** ses_1\n\n---\n\n## User\n\n"
+        "summarize the md files\n\n---\n\n## Assistant (Build · gemini-3-flash · 20.5s)\n\n"
+        "_Thinking:_\n\nI should glob first.\n\n**Tool: glob**\n\n**Output:**\n```\nREADME.md\n"
+        "```\n\n---\n\n## Assistant (Build · gemini-3-flash · 8.6s)\n\n"
+        "The MIDI clock must stay on the audio thread.\n"
+    )
+    fmt, messages = read_lines(text.splitlines(keepends=True))
+    assert fmt == "markdown-roles"
+    assert said(messages, "user") == ["summarize the md files"]
+    assert said(messages, "thinking") == ["I should glob first."]
+    assert said(messages, "assistant") == ["The MIDI clock must stay on the audio thread."]
+
+
+def test_a_bold_user_line_in_cursors_own_answer_starts_no_turn():
+    text = CURSOR_EXPORT.replace(
+        "The root cause was a relative redirect",
+        "**User**\n\nA user owns many sessions.\n\nThe root cause was a relative redirect",
+    )
+    _, messages = read_lines(text.splitlines(keepends=True))
+    assert not any("owns many sessions" in m for m in said(messages, "user"))

@@ -2651,3 +2651,8 @@ def test_a_listed_instruction_is_no_step_taken():
     )
     assert [category for category, _ in found] == ["facts"]
     assert "Read `docs/ARCHITECTURE.md`" in found[0][1]
+
+
+def test_a_listed_fact_opening_on_an_adjective_before_a_name_in_code_is_still_a_fact():
+    found = report("Notes:\n- Nested `<form>` elements break hydration in React 19\n")
+    assert found == [("facts", "Nested `<form>` elements break hydration in React 19")]
