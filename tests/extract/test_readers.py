@@ -1254,3 +1254,21 @@ def test_a_bold_user_line_in_cursors_own_answer_starts_no_turn():
     )
     _, messages = read_lines(text.splitlines(keepends=True))
     assert not any("owns many sessions" in m for m in said(messages, "user"))
+
+
+def test_codexs_2025_thinking_block_is_thinking_and_the_input_box_is_nobodys():
+    lines = [
+        "▌ refactor the database module\n",
+        "> Thinking\n",
+        "  Maybe the REST backend should be the default.\n",
+        "• Ran cargo test\n",
+        "  │ --all-features\n",
+        "  └ test result: ok\n",
+        "> Implemented a transport abstraction.\n",
+        "› Summarize recent commits\n",
+        "  100% context left · ? for shortcuts\n",
+    ]
+    _, messages = read_lines(lines)
+    assert said(messages, "thinking") == ["Maybe the REST backend should be the default."]
+    assert said(messages, "user") == ["refactor the database module"]
+    assert [check for m in messages for check in m.checks] == ["cargo test --all-features"]
