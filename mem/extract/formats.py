@@ -87,6 +87,13 @@ GEMINI_SHARED_TURN = re.compile(
 GEMINI_SETUP = "This is the Gemini CLI. We are setting up the context for our chat."
 # A chat exported as markdown with a heading per turn: `## User`, `## Assistant`.
 MARKDOWN_TURN_LEVEL = re.compile(r"^##\s")
+# What an exporter writes above a chat: "**Session ID:** ses_1", "**Project:** /x", "_Started
+# 2026-05-03 21:15 UTC_", "**Date:** …".
+SESSION_NOTE = re.compile(
+    r"^(?:\*\*(?:Session(?: ID)?|Project|Date|Created|Updated|Model|Started):\*\*"
+    r"|_(?:Started|Exported)\b)",
+    re.IGNORECASE,
+)
 MARKDOWN_ROLE_TURN = re.compile(
     # OpenCode: "## Assistant (Build · gemini-3-flash-preview · 20.5s)"
     r"^(?P<level>#{1,3})\s+(?P<who>User|Human|You|Assistant|Claude|AI|Model|Agent)"
@@ -220,8 +227,10 @@ def is_claude_terminal(sample: list[str]) -> bool:
 
 def is_markdown_roles(sample: list[str]) -> bool:
     """A chat with a heading per turn: the person's and the assistant's headings, which are
-    most of the headings at their level. (A README's "## Model" and "## User" sections, among
-    "## License" and others, are no chat: "Model" alone does not name the other side.)"""
+    most of the headings at their level, and a turn that comes again or the exporter's note of
+    the session ("**Session ID:**", "_Started …_"). (A README's "## Model" and "## User"
+    sections among "## License" are no chat, nor a page that has a "## User" and an
+    "## Assistant" section once each.)"""
     sides = set()
     headings = turns = 0
     for line in sample:
@@ -232,7 +241,9 @@ def is_markdown_roles(sample: list[str]) -> bool:
             turns += 1
             who = turn["who"].lower()
             sides.add("user" if who in ("user", "human", "you") else who)
-    return bool(sides & {"assistant", "claude"}) and "user" in sides and 2 * turns >= headings
+    if not (sides & {"assistant", "claude"} and "user" in sides and 2 * turns >= headings):
+        return False
+    return turns >= 3 or any(SESSION_NOTE.match(line) for line in sample)
 
 
 def is_codex_terminal(sample: list[str]) -> bool:

@@ -1272,3 +1272,12 @@ def test_codexs_2025_thinking_block_is_thinking_and_the_input_box_is_nobodys():
     assert said(messages, "thinking") == ["Maybe the REST backend should be the default."]
     assert said(messages, "user") == ["refactor the database module"]
     assert [check for m in messages for check in m.checks] == ["cargo test --all-features"]
+
+
+def test_a_page_with_a_user_and_an_assistant_section_once_each_is_no_chat():
+    page = (
+        "# Message roles\n\nEvery message carries one of three roles.\n\n## User\n\n"
+        "Typed by the end user.\n\n## Assistant\n\nWritten by the model.\n\n## Tool\n\n"
+        "Results of tool calls.\n"
+    )
+    assert read_lines(page.splitlines(keepends=True))[0] == "text"
