@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 FENCE_MARKS = ("```", "~~~")
 WORD = re.compile(r"\w+")  # a word as search and recall split queries and tasks
@@ -31,6 +32,18 @@ def fence_mark(line: str) -> str | None:
     """Return the fence a line opens or closes (``` or ~~~), or None: the one test used everywhere."""
     stripped = line.lstrip(" \t")
     return stripped[:3] if stripped.startswith(FENCE_MARKS) else None
+
+
+def unfenced(lines: Iterable[str]) -> list[str]:
+    """The lines that stand outside fenced code blocks (the fence lines left out too)."""
+    kept: list[str] = []
+    fenced = False
+    for line in lines:
+        if fence_mark(line):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return kept
 
 
 def cut_words(text: str, room: int) -> str:

@@ -12,7 +12,7 @@ from mem.extract.checks import check_commands
 from mem.extract.choices import ASKING_TOOLS, answers_in, chosen
 from mem.extract.commit_message import GIT_COMMIT, commit_body, commit_subject
 from mem.extract.posted import posted
-from mem.text import fence_mark
+from mem.text import fence_mark, unfenced
 
 FORMATS = (
     "text",
@@ -249,7 +249,7 @@ def is_markdown_roles(sample: list[str]) -> bool:
 def is_codex_terminal(sample: list[str]) -> bool:
     """Codex CLI's interactive view: its frame's title, or a prompt or a tool's output beside
     a line that says what a tool did."""
-    sample = outside_code(sample)  # a README's fenced example of the view is no view
+    sample = unfenced(sample)  # a README's fenced example of the view is no view
     if any(CODEX_FRAME_TITLE.match(line) for line in sample):
         return True
     prompts = sum(line.startswith(CODEX_PROMPTS) for line in sample)
@@ -264,18 +264,6 @@ def codex_tool_action(said: str) -> bool:
     return bool(CODEX_TOOL_ACTION.match(said)) and not (
         said.startswith("Ran ") and CODEX_SAID.search(said)
     )
-
-
-def outside_code(lines: list[str]) -> list[str]:
-    """The lines that stand outside fenced code blocks."""
-    kept: list[str] = []
-    fenced = False
-    for line in lines:
-        if fence_mark(line):
-            fenced = not fenced
-        elif not fenced:
-            kept.append(line)
-    return kept
 
 
 def is_aider_excerpt(sample: list[str]) -> bool:

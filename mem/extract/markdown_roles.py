@@ -21,6 +21,7 @@ from mem.extract.formats import (
     strip_recall,
     without_recall,
 )
+from mem.text import fence_mark
 
 PERSON = {"user", "human", "you"}
 # "### Tool Call: git (succeeded)", "### Tool: Task", "### Tool Result": not "### Tool comparison".
@@ -59,7 +60,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
     level = ""  # the turns' heading level, as the first turn sets it
     for line in without_recall(lines):
         stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
+        if fence_mark(line):
             fenced = not fenced
         turn = None if fenced else MARKDOWN_ROLE_TURN.match(stripped)
         if turn and level in ("", turn["level"]):

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from mem.extract.cues import Compiled, compiled, lowered
-from mem.text import SENTENCE_END, cut_at_sentence, cut_words, fence_mark
+from mem.text import SENTENCE_END, cut_at_sentence, cut_words, fence_mark, unfenced
 
 MIN_CHARS = 15  # shorter lines are acknowledgements, headings, noise (see `size`)
 # Sentences `classify` reads with the patterns as compiled before it compiles them for lowercased
@@ -1785,14 +1785,7 @@ def outside_fences(text: str) -> str:
     """A message's text without its fenced code blocks (the fence lines included)."""
     if "```" not in text and "~~~" not in text:
         return text
-    kept: list[str] = []
-    fenced = False
-    for line in text.splitlines():
-        if fence_mark(line):
-            fenced = not fenced
-        elif not fenced:
-            kept.append(line)
-    return "\n".join(kept)
+    return "\n".join(unfenced(text.splitlines()))
 
 
 def covers(claim: frozenset[str], said: frozenset[str], share: float) -> bool:
