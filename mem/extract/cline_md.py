@@ -16,11 +16,9 @@ from collections.abc import Iterable, Iterator
 
 from mem.extract.formats import (
     Message,
-    commits_in,
-    committed,
     person_text,
+    shell_call_done,
     strip_recall,
-    succeeded_call,
     without_recall,
 )
 
@@ -143,5 +141,4 @@ def tool_result(tool: str, output: str, calls: list[tuple[str, str]]) -> Iterato
         and not COMMAND_FAILED.search(first)
         and not EXIT_FAILED.search(output)
     ):
-        yield from committed(commits_in(output, target), target)
-        yield from succeeded_call(target)
+        yield from shell_call_done(target, output)

@@ -910,6 +910,13 @@ def commits_in(output: str, command: str = "") -> tuple[str, ...]:
     return (f"{ids.pop()[:7]} {subject}",) if subject else ()
 
 
+def shell_call_done(command: str, output: str) -> Iterator[Message]:
+    """What a shell call a reader knows succeeded did, read from its output: the commits
+    `git commit` reported (with what their message says), the checks it ran, what it posted."""
+    yield from committed(commits_in(output, command), command)
+    yield from succeeded_call(command)
+
+
 def succeeded_call(command: str, session: str = "") -> Iterator[Message]:
     """What a shell call that succeeded tells: the checks it ran (tests, linters, builds) and
     the text it posted for other people (a pull request's description, an issue, a comment)."""

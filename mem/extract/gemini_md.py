@@ -20,11 +20,9 @@ from mem.extract.formats import (
     GEMINI_SETUP,
     Message,
     as_dict,
-    commits_in,
-    committed,
     person_text,
+    shell_call_done,
     strip_recall,
-    succeeded_call,
     without_recall,
 )
 
@@ -133,5 +131,4 @@ def answered(calls: list[dict[str, Any]], response: dict[str, Any]) -> Iterator[
         if isinstance(path, str) and path:
             yield Message("assistant", files=(path,))
     elif name in SHELL_TOOLS and isinstance(command := args.get("command"), str):
-        yield from committed(commits_in(output, command), command)
-        yield from succeeded_call(command)
+        yield from shell_call_done(command, output)
