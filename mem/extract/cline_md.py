@@ -26,6 +26,8 @@ TURN = re.compile(r"^\*\*(?P<who>User|Assistant):\*\*\s*$")
 # A tag that opens a line, up to its own closing tag: the model's and the harness's blocks.
 BLOCK = re.compile(r"^[ \t]*<(?P<tag>[a-z_]+)>(?P<inner>.*?)</(?P=tag)>", re.MULTILINE | re.DOTALL)
 PART = r"<{0}>(?P<text>.*?)(?:</{0}>|\Z)"
+# A tag left open where an export was cut: what follows it is a tool's, not prose.
+OPEN_TAG = re.compile(r"^[ \t]*<[a-z_]+>", re.MULTILINE)
 RESULT = re.compile(r"^\[(?P<tool>[\w-]+)(?: for '(?P<arg>.*?)')?\] Result:", re.DOTALL)
 PERSON_TAGS = ("task", "feedback", "answer", "user_message")
 # What the model says to the person, in the tag that says it, and the part holding it.
@@ -81,10 +83,6 @@ def turns(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
 def part(inner: str, name: str) -> str:
     found = re.search(PART.format(name), inner, re.DOTALL)
     return found["text"].strip() if found else ""
-
-
-# A tag left open where an export was cut: what follows it is a tool's, not prose.
-OPEN_TAG = re.compile(r"^[ \t]*<[a-z_]+>", re.MULTILINE)
 
 
 def model_turn(text: str, calls: list[tuple[str, str]]) -> Iterator[Message]:

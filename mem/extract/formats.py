@@ -94,6 +94,7 @@ SESSION_NOTE = re.compile(
     r"|_(?:Started|Exported)\b)",
     re.IGNORECASE,
 )
+MARKDOWN_PERSON = ("user", "human", "you")  # the person's side of a heading-per-turn chat
 MARKDOWN_ROLE_TURN = re.compile(
     # OpenCode: "## Assistant (Build · gemini-3-flash-preview · 20.5s)"
     r"^(?P<level>#{1,3})\s+(?P<who>User|Human|You|Assistant|Claude|AI|Model|Agent)"
@@ -240,7 +241,7 @@ def is_markdown_roles(sample: list[str]) -> bool:
         if turn := MARKDOWN_ROLE_TURN.match(line.strip()):
             turns += 1
             who = turn["who"].lower()
-            sides.add("user" if who in ("user", "human", "you") else who)
+            sides.add("user" if who in MARKDOWN_PERSON else who)
     if not (sides & {"assistant", "claude"} and "user" in sides and 2 * turns >= headings):
         return False
     return turns >= 3 or any(SESSION_NOTE.match(line) for line in sample)

@@ -1,9 +1,9 @@
 """Read JSON from an agent nobody taught `mem` about: JSON lines, or one JSON document.
 
 A message is any object, however deep, with a role (`role`, `type`, `author`, `sender`,
-`speaker` or `from`, or `author.role`, `info.role`) that names the person (`user`, `human`) or the agent
-(`assistant`, `ai`, `model`, `gemini`, `bot`), and prose in `text`, `content`, `message`,
-`parts` or `body`: a string, or a list of strings and text parts. Tool calls, tool results,
+`speaker` or `from`, or `author.role`, `info.role`) that names the person (`user`, `human`) or
+the agent (`assistant`, `ai`, `model`, `gemini`, `bot`), and prose in `text`, `content`,
+`message`, `parts` or `body`: a string, or a list of strings and text parts. Tool calls, tool results,
 thinking and system prompts have other roles or part types, so they are never prose. Messages
 come in the order they appear. What holds no message at all is read as plain text.
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from mem.extract.formats import (
+    MARKDOWN_PERSON,
     MARKDOWN_ROLE_TURN,
     Message,
     person_text,
@@ -23,7 +24,6 @@ from mem.extract.formats import (
 )
 from mem.text import fence_mark
 
-PERSON = {"user", "human", "you"}
 # "### Tool Call: git (succeeded)", "### Tool: Task", "### Tool Result": not "### Tool comparison".
 TOOL_HEADING = re.compile(
     r"^#{2,5}\s+(?:Tool(?:\s+(?:Call|Use|Result|Output|Response))?|Function\s+(?:Call|Result))"
@@ -67,7 +67,7 @@ def read(lines: Iterable[str]) -> Iterator[Message]:
             # (A "### User" under an answer, at another level, is the answer's section.)
             yield from flush()
             level = turn["level"]
-            role = "user" if turn["who"].lower() in PERSON else "assistant"
+            role = "user" if turn["who"].lower() in MARKDOWN_PERSON else "assistant"
             continue
         if not fenced and role and (TOOL_HEADING.match(stripped) or TOOL_LABEL.match(stripped)):
             yield from flush()

@@ -300,12 +300,12 @@ DANGLING = re.compile(
     r"|elas|isso|isto|esse|essa|aber|und|dann|dies\w*)\b",
     re.IGNORECASE,
 )
-# A sentence that opens on a pronoun for what the sentence before it said ("They come from…",
-# "It was deleted…", "Isso acontece porque…", "Dies liegt an…", "这是因为…", "これで…"): not one
-# that carries a thought on ("But…", "So…"), which stands as a sentence of its own, nor "这个
-# 命令…" ("this command"), whose noun names what it speaks of.
 # The writer speaking of themself ("It took me a while…", "…and I then ran the tests").
 SELF = re.compile(r"\b(?:I|I'm|I've|I'll|I'd)\b|\b(?:me|my)\b")
+# A sentence that opens on a pronoun for what the sentence before it said ("They come from…",
+# "It was deleted…", "Isso acontece porque…", "Dies liegt an…", "这是因为…", "これで…"): not one
+# that carries a thought on ("But…", "So…", "Aber…", "Então…"), which stands as a sentence of
+# its own, nor "这个命令…" ("this command"), whose noun names what it speaks of.
 REFERS_BACK = re.compile(
     rf"^(?:(?:that|this)(?=\s*[,.;:!?]|\s*$|\s+(?:{PRONOUN_NEXT}|\w+(?<![ius])s)\b)"
     rf"|(?:these|those)(?=\s*[,.;:!?]|\s*$|\s+(?:{PRONOUN_NEXT})\b)|that's|they|it|it's|its"
@@ -356,7 +356,7 @@ ACTION_START = re.compile(
     re.IGNORECASE,
 )
 # A past tense with no subject before it, then its object: "Modified `LwpmApp` to…",
-# "Installed the hooks", "Read `/tmp/x` - contained…".
+# "Installed the hooks".
 # (Not a verb that ends so in the present, "Embed the hash…", nor one whose past looks like
 # its imperative, "Read `docs/x.md` before…": an instruction, which may well be a fact. Before
 # a name in code, only a verb of changing things: "Nested `<form>` elements break…" opens on
@@ -1039,7 +1039,7 @@ def goes_on_from(before: Unit, unit: Unit | None) -> bool:
 
 def run_on(first: str, second: str) -> str:
     """Two sentences as one text: with a space, none after a Chinese or Japanese stop."""
-    return first + ("" if first.endswith(("。", "！", "？")) else " ") + second
+    return first + ("" if first.endswith(WIDE_ENDS) else " ") + second
 
 
 def candidates(
@@ -1616,9 +1616,9 @@ def meaning(
 
 def reports_an_action(probe: str) -> bool:
     """Whether a line with no subject opens on a verb in the past ("Updated `README.md` test
-    counts", "Threaded `--ignore-file` through `root.go`", "Read `test.txt` - contained…"): the
-    writer's account of a step, which the diff or the log keeps, not a fact about the project.
-    ("Shared config lives in `x/`" opens on an adjective: a noun follows it, not an object.)"""
+    counts", "Threaded `--ignore-file` through `root.go`"): the writer's account of a step,
+    which the diff or the log keeps, not a fact about the project. ("Shared config lives in
+    `x/`" opens on an adjective: a noun follows it, not an object.)"""
     return bool(PAST_ACTION.match(probe))
 
 

@@ -544,7 +544,7 @@ def carried_out(sentence: str, text: str, line: str, cues: Compiled) -> str:
     colon = INTRODUCED.search(said)
     change, made = (said[: colon.start()], said[colon.end() :]) if colon else (said, "")
     edited = after.lstrip().startswith(FENCE)
-    offered = any(cues.offer.search(line.strip()) for line in after.splitlines())
+    offered = any(cues.offer.search(later.strip()) for later in after.splitlines())
     if not (edited or DONE.search(made)) or offered:
         return ""
     return cap(capitalised(change.strip())) if said_words(change) >= OUTCOME_WORDS else ""
