@@ -15,6 +15,11 @@ and writes to OUT:
 - `whats.json`: the handoff's What of every session by both versions, shuffled the same way;
 - `key.json`: which version wrote each item of the two (the reader must not open it).
 
+With `--before labels`, the "before" version is no code but the labels themselves: a capture
+that stores exactly the labelled items, each as the sentence that holds its key, in its own
+category. The reader, blind to which is which, then says how useful what the labels ask to keep
+reads as an entry: the ceiling a capture that keeps them can reach in the reader's eyes.
+
 The reader writes `entries-verdicts.json` (a list in the order of `entries.json`, each with
 `verdict`: useful, marginal or junk) and `whats-verdicts.json` (each with `right`: true or false).
 `--score` then prints, per version, the share of useful, marginal and junk entries and how many
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -36,13 +42,19 @@ from capture import BenchError, run_mem  # bench/capture.py, beside this script
 REPO = Path(__file__).resolve().parent.parent
 CONTEXT = 300  # characters of the session shown before an entry's source
 VERSIONS = ("before", "after")
+LABELS = "labels"  # `--before labels`: the labelled items as the "before" version
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#)\s)")
+MARKER = re.compile(r"^(?:#+|[-*+>]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+ORACLE_CHARS = 300  # about what `mem` keeps of one sentence
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="sessions and labels.json (capture-dev)")
     parser.add_argument("out", type=Path, help="where the sample and the verdicts are")
-    parser.add_argument("--before", type=Path, required=True, help="a checkout of the old code")
+    parser.add_argument(
+        "--before", type=Path, required=True, help="a checkout of the old code, or `labels`"
+    )
     parser.add_argument("--count", type=int, default=40, help="entries from each version")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--score", action="store_true", help="score the reader's verdicts")
@@ -52,8 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     sessions = sorted(
         {item["file"] for item in json.loads((args.folder / "labels.json").read_text())}
     )
+    oracle = str(args.before) == LABELS
     stored = {
-        "before": stored_by(args.before, args.folder, sessions),
+        "before": labelled(args.folder)
+        if oracle
+        else stored_by(args.before, args.folder, sessions),
         "after": stored_by(REPO, args.folder, sessions),
     }
     rng = random.Random(args.seed)
@@ -69,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         {"file": name, "what": stored[version][1].get(name, ""), "version": version}
         for name in sessions
         for version in VERSIONS
+        if not (oracle and version == "before")  # the labels have no handoff
     ]
     rng.shuffle(whats)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -117,6 +133,56 @@ def stored_by(code: Path, folder: Path, sessions: list[str]) -> tuple[list[dict]
     return entries, whats
 
 
+def labelled(folder: Path) -> tuple[list[dict], dict[str, str]]:
+    """The labelled items of every session, each as the sentence of the session that holds its
+    key (as `mem` reads the session: JSON decoded), in the label's category."""
+    from mem.extract import formats  # only here: the sampler needs no reader otherwise
+
+    entries: list[dict] = []
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+    texts: dict[str, list[str]] = {}
+    for label in labels:
+        if label["category"] == "noise":
+            continue
+        name = label["file"]
+        if name not in texts:
+            raw = (folder / name).read_text(encoding="utf-8", errors="replace")
+            lines = raw.splitlines(keepends=True)
+            read = formats.read(formats.detect(lines), lines)
+            texts[name] = [raw, *(message.text for message in read)]
+        sentence = sentence_of(texts[name], label["key"])
+        entries.append(
+            {
+                "file": name,
+                "category": label["category"],
+                "entry": sentence,
+                "context": around(texts[name][0], sentence),
+            }
+        )
+    return entries, {}
+
+
+def sentence_of(texts: list[str], key: str) -> str:
+    """The sentence (or list item) of the texts that holds the key, matched as the scorer does
+    (case and runs of white space ignored); the key itself where none holds it whole."""
+    words = [re.escape(word) for word in key.split()]
+    pattern = re.compile(r"\s+".join(words), re.IGNORECASE)
+    for text in reversed(texts):  # the decoded messages first, the raw file last
+        found = pattern.search(text)
+        if found is None:
+            continue
+        starts = [m.end() for m in SENTENCE_END.finditer(text, 0, found.start())]
+        start = starts[-1] if starts else 0
+        end = SENTENCE_END.search(text, found.end())
+        sentence = " ".join(text[start : end.start() if end else len(text)].split())
+        sentence = MARKER.sub("", sentence)  # a list's or heading's marker is no part of it
+        if len(sentence) > ORACLE_CHARS:  # cut around the key, as a long sentence is cut
+            at = max(0, sentence.lower().find(key.split()[0].lower()) - ORACLE_CHARS // 3)
+            sentence = sentence[at : at + ORACLE_CHARS]
+        return sentence
+    return key
+
+
 def around(text: str, body: str) -> str:
     """The session's text around where an entry came from: found by its first words after any
     label ("Decision: …") and task box, else nothing."""
@@ -146,6 +212,8 @@ def score(out: Path) -> int:
                 v[field] for v, k in zip(verdicts, key[name], strict=True) if k == version
             )
             total = sum(said.values())
+            if not total:
+                continue  # (the labels have no What)
             if field == "verdict":
                 shares = " / ".join(
                     f"{said[v] / total:.0%} {v}" for v in ("useful", "marginal", "junk")

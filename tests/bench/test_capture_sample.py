@@ -53,6 +53,34 @@ def test_two_versions_are_sampled_blind_and_the_verdicts_scored_per_version(tmp_
     assert "Whats, after: 2 of 2 right" in scored.stdout
 
 
+def test_the_labels_sampled_as_a_version_are_the_sentences_holding_their_keys(tmp_path):
+    labels = [
+        {"file": "cache.txt", "category": "lessons", "key": "stale cache key"},
+        {"file": "cache.txt", "category": "noise", "key": "ignored the locale"},
+        {"file": "cache.txt", "category": "facts", "key": "make check"},
+    ]
+    folder = labelled_folder(
+        tmp_path / "sessions",
+        labels,
+        **{
+            "cache.txt": "Intro line. The root cause was a stale\ncache key: it ignored the "
+            "locale. We decided to use Redis.\n\n- Tests run with `make check` here\n"
+        },
+    )
+    out = tmp_path / "out"
+    done = sample(str(folder), str(out), "--before", "labels", "--count", "5")
+    assert done.returncode == 0, done.stderr
+    key = json.loads((out / "key.json").read_text())
+    entries = json.loads((out / "entries.json").read_text())
+    oracle = [e for e, k in zip(entries, key["entries"], strict=True) if k == "before"]
+    assert sorted((e["category"], e["entry"]) for e in oracle) == [
+        ("facts", "Tests run with `make check` here"),  # the item, without its list marker
+        ("lessons", "The root cause was a stale cache key: it ignored the locale."),
+    ]  # (the noise is nobody's entry)
+    whats = json.loads((out / "whats.json").read_text())
+    assert key["whats"] == ["after"] and len(whats) == 1  # the labels have no handoff
+
+
 def test_a_before_checkout_that_cannot_run_mem_is_a_one_line_error(tmp_path):
     folder = tmp_path / "sessions"
     folder.mkdir()
