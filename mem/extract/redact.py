@@ -6,6 +6,7 @@ from functools import cache
 
 MARKER_PREFIX = "[REDACTED:"
 MIN_ASSIGNED_SECRET_CHARS = 6
+KEY_NAME_CHARS = 32  # a value this long is a key even when made of words (Django's defaults)
 
 # Values that stand for a secret without being one: documentation, templates, masked output.
 # `changeme` is a well-known default, not a secret, and "the default password is changeme" is
@@ -97,6 +98,7 @@ _TOKENS: tuple[tuple[str, tuple[str, ...], str, _Check | None], ...] = (
     ("slack-token", ("xox",), r"(?<![\w-])xox[abposre]-[A-Za-z0-9-]{10,250}(?![\w-])", None),
     ("slack-token", ("xapp-",), r"(?<![\w-])xapp-\d-[A-Za-z0-9-]{10,250}(?![\w-])", None),
     ("anthropic-key", ("sk-ant-",), r"(?<![\w-])sk-ant-[\w-]{20,}", None),
+    ("openrouter-key", ("sk-or-",), r"(?<![\w-])sk-or-v\d-[0-9a-f]{64}(?![\w-])", None),
     # `sk-` also starts ordinary hyphenated words, so the body must look random.
     (
         "openai-key",
@@ -187,7 +189,17 @@ _TOKENS: tuple[tuple[str, tuple[str, ...], str, _Check | None], ...] = (
         r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])",
         None,
     ),
-    ("atlassian-token", ("ATATT3",), r"(?<![\w-])ATATT3[\w=-]{150,220}", None),
+    ("atlassian-token", ("ATATT3",), r"(?<![\w-])ATATT3[\w=-]{40,300}", None),
+    ("groq-key", ("gsk_",), r"(?<![\w-])gsk_[A-Za-z0-9]{48,56}(?![\w-])", None),
+    (
+        "replicate-token",
+        ("r8_",),
+        r"(?<![\w-])r8_[A-Za-z0-9]{37}(?![\w-])",
+        lambda token: _has_letter_and_digit(token[3:]),
+    ),
+    ("xai-key", ("xai-",), r"(?<![\w-])xai-[A-Za-z0-9]{70,90}(?![\w-])", None),
+    ("perplexity-key", ("pplx-",), r"(?<![\w-])pplx-[A-Za-z0-9]{40,56}(?![\w-])", None),
+    ("mailgun-key", ("key-",), r"(?<![\w-])key-[0-9a-f]{32}(?![\w-])", None),
     ("fly-token", ("fo1_",), r"(?<![\w-])fo1_[\w-]{43}(?![\w-])", None),
     ("heroku-key", ("HRKU-",), r"(?<![\w-])HRKU-[\w-]{60}(?![\w-])", None),
     (
@@ -238,6 +250,27 @@ _CURL_USER = (
     r"(?P<secret>[^\s\"']+)"
 )
 _SQL_PASSWORD = r"(?i:\b(?:password|identified[ \t]+by))[ \t]+'(?P<secret>[^'\n]+)'"
+# `mysql -u root -pS3cret`: the password glued to `-p` (a space after it would be a prompt).
+_MYSQL_PASSWORD = (
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p"
+    r"(?P<secret>[^\s\"'-][^\s\"']*)"
+)
+# A Sentry DSN: https://<public key>[:<secret key>]@o123.ingest.sentry.io/456.
+_SENTRY_DSN = (
+    r"\bhttps?://(?P<secret>[0-9a-f]{32}(?::[0-9a-f]{32})?)@[\w.-]*sentry[\w.-]*(?::\d+)?/\d+"
+)
+# A Google service account's key file: the key's id beside the key itself.
+_KEY_ID = r"\\?\"private_key_id\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[0-9a-f]{40})\\?\""
+# An AWS secret access key with no label before it (pasted after its key id, in a CSV of
+# credentials): 40 characters of base64, run only where the text speaks of AWS.
+_AWS_SECRET = r"(?<![\w/+=.\-])(?P<secret>[A-Za-z0-9/+]{40})(?![\w/+=])"
+# "The admin password is hunter2!": a password told in prose; the value must not read as a
+# word ("the password is required"), so only values with digits, symbols or inner capitals.
+_PROSE_PASSWORD = (
+    r"(?i:\b(?:password|passphrase|passwd|passcode)\b(?:[ \t]+(?:for|of)[ \t]+[\w@.\-]+)?"
+    r"[ \t]+(?:is|was|=|:|(?:is[ \t]+)?(?:now|still|set[ \t]+to)|will[ \t]+be)[ \t]+)"
+    r"[\"'`]?(?P<secret>[^\s\"'`]+?)[\"'`]?(?=[.,;:)]?(?:\s|$))"
+)
 _AUTH_HEADER = (
     r"(?i:\b(?:proxy-)?authorization)\\?[\"']?[ \t]*[:=][ \t]*f?\\?[\"']?[ \t]*"
     r"(?:(?P<scheme>(?i:bearer|basic|token|bot))[ \t]+)?(?P<credential>[\w.~+/=\-]+)"
@@ -314,6 +347,10 @@ def _rules() -> tuple[tuple[re.Pattern[str], re.Pattern[str], _Replace, str], ..
             _secret_group("password", is_literal=True),
             FOLDED,
         ),
+        (("mysql", "mariadb"), _MYSQL_PASSWORD, _secret_group("password", is_literal=True), EXACT),
+        (("sentry",), _SENTRY_DSN, _secret_group("sentry-dsn"), EXACT),
+        (("private_key_id",), _KEY_ID, _secret_group("gcp-private-key-id"), EXACT),
+        (("aws", "akia", "asia"), _AWS_SECRET, _secret_group("aws-secret-key", _aws_like), FOLDED),
         (("authorization",), _AUTH_HEADER, _replace_header, FOLDED),
         (
             ("bearer",),
@@ -324,6 +361,12 @@ def _rules() -> tuple[tuple[re.Pattern[str], re.Pattern[str], _Replace, str], ..
         (("name:",), _K8S_ENV, _replace_k8s_env, EXACT),
         (_KEY_WORDS, _LINE_ASSIGNMENT, _replace_line_assignment, LINES),
         (_KEY_WORDS, _ASSIGNMENT, _replace_assignment, LINES),
+        (
+            ("password", "passphrase", "passwd", "passcode"),
+            _PROSE_PASSWORD,
+            _secret_group("password", _looks_random),
+            FOLDED,
+        ),
     ]
     # Each rule's hints as one pattern: a single scan of the text tells whether any occurs.
     return tuple(
@@ -440,6 +483,8 @@ def _replace_line_assignment(match: re.Match[str]) -> str | None:
     kind = _assignment_kind(match)
     if _is_code(value, following="") or not _is_secret_value(value, kind):
         return None
+    if not _could_be_key(value, kind):
+        return None
     return _replace_span(match, start, start + len(value), kind)
 
 
@@ -448,6 +493,8 @@ def _replace_assignment(match: re.Match[str]) -> str | None:
     start, end = match.span(group)
     value = match.group(group)
     kind = _assignment_kind(match)
+    if match.group("name") == "PASS" and ":" in match.group("sep"):
+        return None  # a test runner's verdict: "--- PASS: TestStoreTTLExpiry (0.01s)"
     if group == "bare":
         value = value.rstrip(".:")  # a sentence's full stop, `if token == other:`
         end = start + len(value)
@@ -461,7 +508,7 @@ def _replace_assignment(match: re.Match[str]) -> str | None:
         is_colon = ":" in sep and "=" not in sep
         if is_colon and not (_ends_value(match.string, end) or _looks_random(value)):
             return None
-    if not value or not _is_secret_value(value, kind):
+    if not value or not _is_secret_value(value, kind) or not _could_be_key(value, kind):
         return None
     return _replace_span(match, start, end, kind)
 
@@ -507,6 +554,25 @@ def _is_secret_value(
         or (kind != "password" and value.isdigit())
         or re.fullmatch(_PATH, value) is not None
         or re.fullmatch(_HEX_COLOUR, value) is not None
+    )
+
+
+def _could_be_key(value: str, kind: str) -> bool:
+    """A password may be a word; a key or token is random or long, not a name such as
+    `proxy-mode`, `test-key` or a permission (`id-token: write`)."""
+    if kind == "password" or len(value) >= KEY_NAME_CHARS:
+        return True
+    return not re.fullmatch(r"[a-z]+(?:[-_.][a-z]+)*", value)
+
+
+def _aws_like(value: str) -> bool:
+    """Forty characters that read as base64 of random bytes: not hex (a commit), not a path."""
+    return (
+        _has_digit(value)
+        and _has_lower(value)
+        and _has_upper(value)
+        and value.count("/") < 3
+        and not re.fullmatch(r"[0-9a-fA-F]+", value)
     )
 
 

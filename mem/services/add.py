@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput
+from mem.extract.redact import redact
 from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, Entry
 from mem.services.fact_cap import MAX_FACTS, cap_facts
 from mem.services.feedback import QUIET, Feedback
@@ -18,6 +19,7 @@ from mem.vault import entries as entry_codec
 from mem.vault import layout, operations
 
 TAG_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
+MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 
 
 def add(
@@ -46,6 +48,7 @@ def add(
     body = text.strip()
     if not body:
         raise InvalidInput("nothing to add: the text is empty")
+    body = without_secrets([body], feedback)[0]
     tags = check_tags(tags)
     older = find_entry(settings, supersedes) if supersedes else None
     if older is not None and scope == "private" and older.scope != "private":
@@ -99,7 +102,11 @@ class NewEntry(NamedTuple):
 
 
 def add_many(
-    settings: Settings, items: Sequence[NewEntry], category: str, kind: str | None = None
+    settings: Settings,
+    items: Sequence[NewEntry],
+    category: str,
+    kind: str | None = None,
+    feedback: Feedback = QUIET,
 ) -> list[Entry]:
     """Write many entries into the agent's category file in one locked write (an import).
 
@@ -111,8 +118,8 @@ def add_many(
     kind = check_kind(category, kind)
     ref = layout.file_ref(agent, category)
     rendered: list[tuple[datetime, str, str]] = []
-    for item in items:
-        body = item.text.strip()
+    bodies = without_secrets([item.text.strip() for item in items], feedback)
+    for item, body in zip(items, bodies, strict=True):
         if not body:
             raise InvalidInput("nothing to add: an entry's text is empty")
         entry_id = entry_codec.new_entry_id(item.moment)
@@ -125,6 +132,32 @@ def add_many(
     new_ids = {entry_id for _, entry_id, _ in rendered}
 
     return operations.insert(vault, ref, "".join(block for _, _, block in rendered), new_ids)
+
+
+def without_secrets(texts: list[str], feedback: Feedback) -> list[str]:
+    """The texts with every secret replaced by a marker naming its kind (`[REDACTED:github-
+    token]`), as capture does: a vault is committed and shared, and a hand-written entry is no
+    safer a place for a key than an agent's. One notice says how many went and of which kinds,
+    never what they were."""
+    clean: list[str] = []
+    kinds: dict[str, int] = {}
+    for text in texts:
+        redacted, count = redact(text)
+        if count:
+            for kind in MARKER.findall(redacted):
+                kinds[kind] = kinds.get(kind, 0) + 1
+            for kind in MARKER.findall(text):  # markers the text already held
+                kinds[kind] -= 1
+        clean.append(redacted)
+    said = ", ".join(
+        f"{count} {kind}" if count > 1 else kind for kind, count in kinds.items() if count > 0
+    )
+    if said:
+        feedback.notice(
+            f"a secret was replaced by [REDACTED:<kind>] before writing ({said}); "
+            "keep secrets out of the vault, which is committed"
+        )
+    return clean
 
 
 def check_kind(category: str, kind: str | None) -> str:

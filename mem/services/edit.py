@@ -9,10 +9,12 @@ from typing import NamedTuple
 from mem.config import Settings
 from mem.errors import EditorFailed
 from mem.model import Entry, Problem
+from mem.services.add import without_secrets
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import find_entry
 from mem.services.refresh import fresh_index, parse
-from mem.vault import layout, store
+from mem.vault import entries as entry_codec
+from mem.vault import layout, operations, store
 
 OpenEditor = Callable[[Path, int], int]  # (file, line) -> the editor's exit status
 
@@ -41,4 +43,24 @@ def edit(
     assert ref is not None  # find_entry only returns entries of category files
     entries, problems = parse(vault, ref)
     after = next((item for item in entries if item.id == entry.id), None)
+    if changed and after is not None and redacted(vault, after, feedback):
+        fresh_index(vault, feedback, archive=True)
+        entries, problems = parse(vault, ref)
+        after = next((item for item in entries if item.id == entry.id), None)
     return EditReport(entry, after, changed, problems)
+
+
+def redacted(vault: Path, entry: Entry, feedback: Feedback) -> bool:
+    """Replace any secret the person typed into the entry with its marker, as `mem add` does:
+    True when one was. Only this entry: the rest of the file is the person's to keep."""
+    ref = layout.describe(entry.path)
+    assert ref is not None
+    text = store.read_text(vault, entry.path)
+    span = entry_codec.parse_ref(text, ref).span_of(entry.id)
+    if span is None:
+        return False
+    block = text[span.start : span.end]
+    clean = without_secrets([block], feedback)[0]
+    return clean != block and operations.replace_block(
+        vault, entry.path, entry.id, block, lambda _: clean
+    )

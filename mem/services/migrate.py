@@ -170,7 +170,7 @@ def migrate_flat(settings: Settings, feedback: Feedback = QUIET) -> list[Migrate
                     for i in wanted
                     if i.kind == kind
                 ]
-                add_many(as_agent, batch, category, kind)
+                add_many(as_agent, batch, category, kind, feedback)
                 added[category] = added.get(category, 0) + len(batch)
         os.replace(path, path.with_name(path.name + ".bak"))
         store.sync_folder(path.parent)
@@ -201,6 +201,7 @@ def import_from(
     """Import another system's memory (see importers.py); records already imported are
     skipped, unreadable ones reported with their line, the rest written."""
     from mem.services import importers, team_importers
+    from mem.services.add import without_secrets
     from mem.vault import entries as entry_codec
     from mem.vault import operations
 
@@ -240,6 +241,8 @@ def import_from(
             problems.append((found.line, found.reason))
         else:
             records.append(found)
+    texts = without_secrets([record.text for record in records], feedback)
+    records = [record._replace(text=text) for record, text in zip(records, texts, strict=True)]
     known: set[str] = set()
     for entry in vault_entries(vault):
         known.update((entry.id, entry.get("src-id")))

@@ -8,12 +8,17 @@ from mem.config import Settings
 from mem.errors import InvalidInput, NoMatchingItem, NotATask
 from mem.model import Entry, TaskReport
 from mem.services.add import add
+from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import find_entry
 from mem.vault import operations
 
 
 def task_add(
-    settings: Settings, text: str, tags: tuple[str, ...] = (), now: datetime | None = None
+    settings: Settings,
+    text: str,
+    tags: tuple[str, ...] = (),
+    now: datetime | None = None,
+    feedback: Feedback = QUIET,
 ) -> Entry:
     """Add an open task (one `- [ ]` line per line of text)."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
@@ -22,7 +27,7 @@ def task_add(
     body = "\n".join(
         line if line.startswith(("- [ ]", "- [x]")) else f"- [ ] {line}" for line in lines
     )
-    return add(settings, body, "tasks", kind="task", tags=tags, now=now)
+    return add(settings, body, "tasks", kind="task", tags=tags, now=now, feedback=feedback)
 
 
 def task_done(

@@ -18,6 +18,7 @@ from pathlib import Path
 from mem.config import CONFIG_FILE, Settings
 from mem.errors import InvalidSetting, VaultNotFound
 from mem.model import SHARED_FOLDER, Entry
+from mem.services.feedback import QUIET, Feedback
 from mem.text import WORD
 
 YOU_ITEMS = 4  # entries in recall's "You" section: a few lines, whatever the budget
@@ -70,11 +71,23 @@ def add_to_user_vault(
     pin: bool = False,
     now: datetime | None = None,
     expires: datetime | None = None,
+    feedback: Feedback = QUIET,
 ) -> Entry:
     from mem.services.add import add
 
     user = settings_for(settings, create=True)
-    return add(user, text, category, kind, tags, "shared", pin=pin, now=now, expires=expires)
+    return add(
+        user,
+        text,
+        category,
+        kind,
+        tags,
+        "shared",
+        pin=pin,
+        now=now,
+        expires=expires,
+        feedback=feedback,
+    )
 
 
 def about_you(settings: Settings, task: str = "") -> list[Entry]:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
+from mem.extract import formats
 from mem.extract.redact import redact
 
 from .fake_secrets import FAKE_SECRETS, NOT_SECRETS
+from conftest import REPO, SHARED
 
 MARKER = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
 
@@ -208,3 +212,40 @@ def test_a_value_with_a_stray_control_character_or_crlf_lines_is_still_redacted(
     redacted, count = redact(text)
     assert count == 1 and "[REDACTED:" in redacted
     assert not any(part in redacted for part in ("qT9zLm2Pw", "Gh7kLmN9p", "Zq8xLm2Pw9Tk4Rv7"))
+
+
+def real_sessions() -> list[Path]:
+    """Every real session of the dev sets, and the real files of other tools in ../shared."""
+    folders = [
+        SHARED / "bench" / "capture-dev",
+        *sorted((REPO / "bench" / "capture-more").iterdir()),
+    ]
+    sessions = [
+        folder / name
+        for folder in folders
+        if (folder / "labels.json").is_file()
+        for name in sorted(
+            {label["file"] for label in json.loads((folder / "labels.json").read_text())}
+        )
+    ]
+    return sessions + [
+        path
+        for path in sorted((SHARED / "formats").rglob("*"))
+        if path.is_file() and not path.name.startswith(("LICENSE", "README", "PROVENANCE"))
+    ]
+
+
+@pytest.mark.skipif(not (SHARED / "formats").is_dir(), reason="../shared is not beside the repo")
+def test_real_sessions_lose_nothing_to_redaction():
+    """Commit hashes, UUIDs, paths, ids, workflow permissions and test names stay: none of the
+    real sessions holds a secret, so redaction finds none in what `mem` reads of them."""
+    found = []
+    for path in real_sessions():
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        for message in formats.read(formats.detect(lines), lines):
+            redacted, count = redact(message.text)
+            if count:
+                found += [
+                    f"{path.name}: {line}" for line in redacted.splitlines() if "[REDACTED:" in line
+                ]
+    assert len(real_sessions()) > 60 and found == []

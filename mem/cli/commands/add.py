@@ -116,7 +116,14 @@ def add_for_you(
         raise InvalidInput("--supersedes is not taken with --scope user; use mem edit there")
     settings = settings_of(ctx, vault=vault, agent=agent)
     entry = user_vault.add_to_user_vault(
-        settings, text_or_stdin(text), category, kind, (tags,), pin=pin, expires=until
+        settings,
+        text_or_stdin(text),
+        category,
+        kind,
+        (tags,),
+        pin=pin,
+        expires=until,
+        feedback=feedback.for_people(),
     )
     render.added(entry, as_json)
     if not as_json:

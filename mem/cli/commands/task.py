@@ -34,7 +34,10 @@ def add(
     Example: mem task add "migrate the session store to redis"
     """
     entry = task_service.task_add(
-        settings_of(ctx, vault=vault, agent=agent), text_or_stdin(text), tags=(tags,)
+        settings_of(ctx, vault=vault, agent=agent),
+        text_or_stdin(text),
+        tags=(tags,),
+        feedback=for_people(),
     )
     render.added(entry, as_json)
 
