@@ -10,11 +10,11 @@ import json
 import sys
 from pathlib import Path
 
+from extract.fake_secrets import FAKE_SECRETS
+
 from mem.config import load_settings
 from mem.services.add import add
 from mem.services.feedback import Feedback
-
-from extract.fake_secrets import FAKE_SECRETS
 
 from .helpers import added_id, ok
 
