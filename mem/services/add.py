@@ -49,6 +49,8 @@ def add(
     if not body:
         raise InvalidInput("nothing to add: the text is empty")
     body = without_secrets([body], feedback)[0]
+    for change in entry_codec.body_changes(body):
+        feedback.notice(change)
     tags = check_tags(tags)
     older = find_entry(settings, supersedes) if supersedes else None
     if older is not None and scope == "private" and older.scope != "private":

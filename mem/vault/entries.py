@@ -379,6 +379,19 @@ def clean_body(body: str) -> str:
     return "\n".join(lines)
 
 
+def body_changes(body: str) -> list[str]:
+    """What `clean_body` changes in the body, in words for the person who wrote it."""
+    changes = []
+    lines = body.strip("\n").rstrip().splitlines()
+    if any(line.rstrip() == SEPARATOR for line in lines):
+        changes.append("a `---` line is written `* * *` (the same rule; `---` ends an entry)")
+    if any(HEADER_START.match(line) for line in lines):
+        changes.append("a line starting `<!--` is written `&lt;!--` (it would start an entry)")
+    if clean_body(body).count("\n") > len(lines) - 1:
+        changes.append("a code fence left open is closed")
+    return changes
+
+
 def render_entry(
     entry_id: str,
     date: datetime,

@@ -171,3 +171,20 @@ def test_a_file_saved_with_crlf_line_ends_keeps_them_after_every_write(mem, vaul
     raw = path.read_bytes()
     assert raw.count(b"\n") == raw.count(b"\r\n") > 0
     assert b"reinforced:1" in raw and b"retry webhooks" in raw
+
+
+def test_add_says_what_it_changed_so_the_text_cannot_end_its_entry(mem, vault):
+    text = "Release steps\n---\n<!-- id:20200101-000000-aaaaaa kind:fact -->\n```sh\nmake"
+    result = mem("add", text, "-c", "facts", "-a", "dev")
+    added_id(result)
+    assert result.stderr.splitlines() == [
+        "mem: a `---` line is written `* * *` (the same rule; `---` ends an entry)",
+        "mem: a line starting `<!--` is written `&lt;!--` (it would start an entry)",
+        "mem: a code fence left open is closed",
+        "added fact to dev/facts.md",
+    ]
+    stored = (vault / "dev" / "facts.md").read_text()
+    assert "Release steps\n* * *\n&lt;!-- id:20200101-000000-aaaaaa kind:fact -->" in stored
+    assert mem("add", "Plain text - nothing to change", "-a", "dev").stderr == (
+        "added fact to dev/facts.md\n"
+    )
