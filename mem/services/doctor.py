@@ -56,8 +56,11 @@ def doctor(
         entry_count += len(parsed.spans)
         problems.extend(check_separators(vault, ref, parsed, fix))
         problems.extend(check_doubled_headers(vault, ref, parsed, fix))
+        problems.extend(check_shared_bodies(vault, ref, parsed, fix))
         problems.extend(
-            p for p in parsed.problems if p.code not in ("missing_separator", "duplicate_header")
+            p
+            for p in parsed.problems
+            if p.code not in ("missing_separator", "duplicate_header", "shared_body")
         )
         problems.extend(parsed.strays)
         problems.extend(check_frontmatter(vault, ref, parsed, fix))
@@ -87,6 +90,18 @@ def check_doubled_headers(
     store.update(vault, ref.path, entry_codec.merged_headers)
     how = "merged them (the higher reinforced count, the later seen)"
     return [fixed(p, how) for p in found]
+
+
+def check_shared_bodies(
+    vault: Path, ref: layout.FileRef, parsed: entry_codec.ParsedFile, fix: bool
+) -> list[Problem]:
+    """Two entries a union merge folded over one body: --fix gives each its own copy, so
+    neither is lost (they said the same; both were added)."""
+    found = [p for p in parsed.problems if p.code == "shared_body"]
+    if not found or not fix:
+        return found
+    store.update(vault, ref.path, entry_codec.unfolded_bodies)
+    return [fixed(p, "gave each entry its own copy of the body") for p in found]
 
 
 def check_separators(

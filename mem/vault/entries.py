@@ -186,6 +186,21 @@ def parse_file(
             )
             index = twin[0]
             continue
+        if twin is not None:
+            # Both sides of a union merge added the same text in the same minute: git kept
+            # both header lines over the one body they share. The entry loads from the last;
+            # `mem doctor --fix` gives the first its copy of the body.
+            problems.append(
+                Problem(
+                    "shared_body",
+                    path,
+                    index + 1,
+                    f"entries {header.group('id')} and {twin[1].group('id')} share one body "
+                    "(a merge folded two entries that said the same)",
+                )
+            )
+            index = twin[0]
+            continue
         start = index
         stop, closed, open_fence = entry_end(lines, start + 1)
         entry_id = header.group("id")
@@ -305,6 +320,28 @@ def merged_headers(text: str) -> str:
         lines[index : twin[0] + 1] = [
             render_header(header.group("id"), tuple(pairs.items())) + ending
         ]
+    return "".join(lines)
+
+
+def unfolded_bodies(text: str) -> str:
+    """Give each header line a union merge left without a body (another entry's header follows
+    it) a copy of the next entry's heading and body: both entries are whole again."""
+    lines = text.splitlines(keepends=True)
+    index = len(lines) - 1
+    while index >= 0:  # from the end: an entry's copy is made before the header above it
+        header = (
+            HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
+        )
+        twin = next_header(lines, index + 1) if header else None
+        if header is not None and twin is not None and twin[1].group("id") != header.group("id"):
+            stop, closed, _ = entry_end(lines, twin[0] + 1)
+            ending = "\r\n" if lines[index].endswith("\r\n") else "\n"
+            if closed:  # its lines down to its `---`
+                body = lines[twin[0] + 1 : stop + 1]
+            else:
+                body = [*lines[twin[0] + 1 : stop], ending, SEPARATOR + ending]
+            lines[index + 1 : twin[0]] = [*body, ending]
+        index -= 1
     return "".join(lines)
 
 

@@ -6,8 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 
 import pytest
+
+from mem.config import load_settings
+from mem.services.add import add
 
 from .helpers import added_id, data, entry_block, messages, ok, write_category_file
 
@@ -273,6 +277,36 @@ def test_a_union_merge_that_doubled_a_header_line_is_merged_by_fix(mem, vault):
     assert text.count("<!-- id:") == 1 and "reinforced:2" in text and cause in text
     ok(mem("doctor"))
     assert data(mem("search", "stale session cookie", "--json"))["hits"]
+
+
+def test_a_union_merge_that_folded_two_entries_over_one_body_gives_each_its_own(mem, vault):
+    """Both branches added the same text in the same minute: git kept both header lines over
+    the one heading and body they share, and the first entry vanished from every list."""
+    project = vault.parent
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.email", "t@example.com")
+    git(project, "config", "user.name", "t")
+    settings = load_settings(vault_flag=str(vault), agent_flag="dev")
+    moment = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
+    add(settings, "Sessions live in Redis", "facts", now=moment - timedelta(days=1))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "first")
+    git(project, "checkout", "-qb", "other")
+    theirs = add(settings, "Deploys go out on Tuesdays", "facts", now=moment)
+    git(project, "commit", "-qam", "added on other")
+    git(project, "checkout", "-q", "main")
+    ours = add(settings, "Deploys go out on Tuesdays", "facts", now=moment + timedelta(seconds=5))
+    git(project, "commit", "-qam", "added on main")
+    git(project, "merge", "-q", "other", "-m", "merge")  # .gitattributes: merge=union
+    facts = vault / "dev" / "facts.md"
+    assert facts.read_text().count("Deploys go out on Tuesdays") == 1  # one body, two headers
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert [p["code"] for p in report["problems"]] == ["shared_body"]
+    ok(mem("doctor", "--fix"))
+    assert facts.read_text().count("Deploys go out on Tuesdays") == 2
+    listed = {hit["id"] for hit in data(mem("list", "-a", "dev", "--json"))["entries"]}
+    assert {ours.id, theirs.id} <= listed and len(listed) == 3
+    ok(mem("doctor"))  # healthy: nothing lost, nothing left to fix
 
 
 @pytest.mark.parametrize(

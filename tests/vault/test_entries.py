@@ -469,3 +469,22 @@ def test_an_unclosed_fence_does_not_swallow_the_entries_after_it():
 
     assert [entry.id for entry in parsed.entries] == ["e1", "e2"]
     assert "unclosed_fence" in [p.code for p in parsed.problems]
+
+
+def test_entries_folded_over_one_body_each_get_their_own_copy():
+    heading = "## 2026-03-04T10:30Z\n\nDeploys go out on Tuesdays\n"
+    text = (
+        "---\nagent: dev\ncategory: facts\n---\n\n"
+        "<!-- id:20260304-103000-aaaaaa kind:fact -->\n"
+        "<!-- id:20260304-103001-bbbbbb kind:fact -->\n\n"
+        f"<!-- id:20260304-103002-cccccc kind:fact -->\n{heading}"  # the last, unclosed
+    )
+    parsed = codec.parse_file(text, "dev/facts.md", "dev", "facts")
+    assert [p.code for p in parsed.problems] == ["shared_body", "shared_body", "missing_separator"]
+    fixed = codec.unfolded_bodies(text)
+    again = codec.parse_file(fixed, "dev/facts.md", "dev", "facts")
+    assert [span.entry.body for span in again.spans] == ["Deploys go out on Tuesdays"] * 3
+    assert [span.entry.id[-6:] for span in again.spans] == ["aaaaaa", "bbbbbb", "cccccc"]
+    assert [p.code for p in again.problems] == ["missing_separator"]  # only the last's, as before
+    crlf = codec.unfolded_bodies(text.replace("\n", "\r\n"))
+    assert crlf == fixed.replace("\n", "\r\n")
