@@ -31,6 +31,7 @@ from mem.services.refresh import (
 )
 from mem.vault import entries as entry_codec
 from mem.vault import layout, operations, store
+from mem.vault.archive import archive_ref
 from mem.vault.state import is_alive
 
 STALE_TEMP_SECONDS = 600  # a temp file this old belongs to a writer that died, not a live one
@@ -181,6 +182,10 @@ def check_duplicates(
     for entry_id, copies in seen.items():
         if len(copies) < 2:
             continue
+        copies, moved = without_interrupted_moves(vault, entry_id, copies, fix)
+        problems += moved
+        if len(copies) < 2:
+            continue
         first, first_block = copies[0]
         for entry, block in copies[1:]:
             # Only a twin in the same file is what a union merge leaves; an identical copy in
@@ -211,6 +216,47 @@ def check_duplicates(
                     else problem
                 )
     return problems
+
+
+def without_interrupted_moves(
+    vault: Path, entry_id: str, copies: list[tuple[Entry, str]], fix: bool
+) -> tuple[list[tuple[Entry, str]], list[Problem]]:
+    """Copies of an entry in a category file and in its own archive: a compaction (or a move)
+    stopped between writing the archive and rewriting the file. The move is finished, as the
+    next `mem compact` would: the archive keeps the entry (as the file last had it) and the
+    file lets it go. Never a new id: that would archive the entry twice. Returns the copies
+    left to judge as duplicates, and the problems found."""
+    problems = []
+    for entry, block in list(copies):
+        ref = layout.describe(entry.path)
+        if ref is None or ref.archived:
+            continue
+        home = archive_ref(ref).path
+        stored = next(((e, b) for e, b in copies if e.path == home), None)
+        if stored is None:
+            continue
+        problem = Problem(
+            "interrupted_move",
+            entry.path,
+            entry.line,
+            f"entry {entry_id} is also in {home}: a compaction stopped midway "
+            "(`mem doctor --fix` or `mem compact` finishes it)",
+        )
+        copies = [(e, b) for e, b in copies if e.path != entry.path]
+        if not fix:
+            problems.append(problem)
+            continue
+        archived_block = stored[1]
+        if block.strip() != archived_block.strip():  # the file's copy changed since: it wins
+            operations.replace_block(vault, home, entry_id, archived_block, replaced_by(block))
+        done = operations.replace_block(vault, entry.path, entry_id, block, lambda _: "")
+        problems.append(fixed(problem, f"finished the move to {home}") if done else problem)
+    return copies, problems
+
+
+def replaced_by(block: str) -> Callable[[str], str]:
+    """Return an edit that puts `block` in place of the one it is given."""
+    return lambda _: block
 
 
 def renamer(old_id: str, new_id: str) -> Callable[[str], str]:

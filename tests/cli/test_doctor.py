@@ -309,6 +309,36 @@ def test_a_union_merge_that_folded_two_entries_over_one_body_gives_each_its_own(
     ok(mem("doctor"))  # healthy: nothing lost, nothing left to fix
 
 
+def test_a_compaction_stopped_midway_is_finished_by_fix_never_renamed(mem, vault):
+    """A kill between the archive's write and the hot file's leaves each moved entry in both:
+    --fix finishes the move (as the next `mem compact` would), never copies it under a new id."""
+    settings = load_settings(vault_flag=str(vault), agent_flag="dev")
+    moment = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
+    old = [add(settings, f"Old lesson {n} about caching", "lessons", now=moment) for n in range(3)]
+    kept = add(settings, "Fresh lesson about retries", "lessons", now=moment + timedelta(days=9))
+    hot = vault / "dev" / "lessons.md"
+    text = hot.read_text()
+    blocks = [text[text.index(f"<!-- id:{e.id}") :].split("---\n", 1)[0] + "---\n\n" for e in old]
+    blocks[0] = blocks[0].replace("Old lesson 0", "Old lesson 0, as first archived")
+    archive = vault / "dev" / "archive" / "lessons.md"
+    archive.parent.mkdir(exist_ok=True)
+    archive.write_text("---\nagent: dev\ncategory: lessons\n---\n\n" + "".join(blocks))
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert sorted(p["code"] for p in report["problems"]) == ["interrupted_move"] * 3
+    ok(mem("doctor", "--fix"))
+    assert kept.id in hot.read_text() and all(e.id not in hot.read_text() for e in old)
+    archived = archive.read_text()
+    assert all(archived.count(e.id) == 1 for e in old)
+    assert "Old lesson 0 about caching" in archived  # the file's copy, the later, won
+    listed = data(mem("list", "-a", "dev", "--all", "--json"))["entries"]
+    assert sorted(e["id"] for e in listed) == sorted([kept.id, *(e.id for e in old)])
+    ok(mem("doctor"))
+    ok(mem("compact"))
+    assert sorted(
+        e["id"] for e in data(mem("list", "-a", "dev", "--all", "--json"))["entries"]
+    ) == (sorted([kept.id, *(e.id for e in old)]))
+
+
 @pytest.mark.parametrize(
     ("damage", "line"),
     [
