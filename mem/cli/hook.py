@@ -35,7 +35,9 @@ def run_hook(
     """Answer one hook call; always 0."""
     from mem.services.hook import AGENT_KINDS, HookAnswer, answer, read_event
 
-    where: Path | None = None  # the vault, once known: failures are logged in it
+    # The vault, once known: failures are logged in it. Found from here first, so that input
+    # too broken to name the session's folder is logged as well.
+    where = locate_quietly(vault, Path.cwd())
     reply = HookAnswer("")
     try:
         if kind not in AGENT_KINDS:
@@ -60,10 +62,20 @@ def run_hook(
                 reply = HookAnswer(event.name)
             else:
                 reply = answer(settings, event)
+                if reply.note:
+                    log_note(where, kind, reply.note)
     except Exception as exc:  # noqa: BLE001  # fail-open: the session matters more than memory
         log_failure(where, kind, exc)
     write_reply(kind, reply.event, reply.context, stdout)
     return 0
+
+
+def locate_quietly(vault: str | None, folder: Path) -> Path | None:
+    """`locate`, or None where even that fails (a MEM_VAULT that is no vault)."""
+    try:
+        return locate(vault, folder)
+    except Exception:  # noqa: BLE001  # the hook goes on; the real failure is logged later
+        return None
 
 
 def locate(vault: str | None, folder: Path) -> Path | None:
@@ -118,19 +130,29 @@ def log_failure(vault: Path | None, kind: str, exc: BaseException) -> None:
     gets nothing."""
     import traceback
 
-    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     trace = "".join(traceback.format_exception(exc, limit=-4)).rstrip()
-    record = f"{when} mem hook {kind}: {type(exc).__name__}: {exc}\n{trace}\n\n"
-    if vault is not None:
-        try:
-            path = vault / ERROR_LOG
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if path.exists() and path.stat().st_size > ERROR_LOG_BYTES:
-                os.replace(path, path.with_name(path.name + ".1"))
-            with path.open("a", encoding="utf-8") as log:
-                log.write(record)
-            return
-        except OSError:
-            pass  # fall back to stderr
-    if kind not in JSON_ONLY:
-        sys.stderr.write(f"mem: hook failed: {type(exc).__name__}: {exc}\n")
+    said = f"{type(exc).__name__}: {exc}"
+    if not write_log(vault, f"mem hook {kind}: {said}\n{trace}") and kind not in JSON_ONLY:
+        sys.stderr.write(f"mem: hook failed: {said}\n")
+
+
+def log_note(vault: Path | None, kind: str, note: str) -> None:
+    """A hook that did nothing, and why, in the vault's hook log (one line, no trace)."""
+    write_log(vault, f"mem hook {kind}: {note}")
+
+
+def write_log(vault: Path | None, text: str) -> bool:
+    """Append a dated record to the vault's hook log; False when there is no log to write."""
+    if vault is None:
+        return False
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        path = vault / ERROR_LOG
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > ERROR_LOG_BYTES:
+            os.replace(path, path.with_name(path.name + ".1"))
+        with path.open("a", encoding="utf-8") as log:
+            log.write(f"{when} {text}\n\n")
+        return True
+    except OSError:
+        return False  # a read-only vault: stderr instead

@@ -65,6 +65,7 @@ class HookEvent(NamedTuple):
 class HookAnswer(NamedTuple):
     event: str  # the agent's name of the event answered
     context: str = ""  # text for the agent's context; "" adds nothing
+    note: str = ""  # why nothing was done, for the vault's hook log ("" when all went well)
 
 
 def read_event(kind: str, payload: Mapping[str, Any]) -> HookEvent:
@@ -168,12 +169,18 @@ def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None
     from mem.services.commit import commit_file
 
     if not event.transcript:
-        return HookAnswer(event.name)  # Codex may send none (an ephemeral session)
+        # Codex may send none (an ephemeral session): nothing to commit, and the log says so
+        return HookAnswer(
+            event.name, note=f"{event.name} gave no transcript_path: nothing committed"
+        )
     path = Path(event.transcript).expanduser()
     if not path.is_absolute() and event.cwd:
         path = Path(event.cwd) / path
     if not path.is_file():
-        return HookAnswer(event.name)  # not written yet: the next event commits it
+        # Not written yet (the next event commits it), or a path the agent got wrong.
+        return HookAnswer(
+            event.name, note=f"{event.name}: no transcript at {path}: nothing committed"
+        )
     fmt = sessions.FORMATS.get(event.kind, "auto")  # the format each agent keeps them in
     # The ledger knows how far the last event read it: only what was appended is read.
     commit_file(settings, path, fmt, now=now, hand_off=not event.subagent)

@@ -275,11 +275,23 @@ def test_gemini_after_agent_commits_its_session_file_once(mem, hook, vault, tmp_
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "gemini", "pi"])
-def test_bad_input_is_logged_and_the_hook_still_succeeds(mem, vault, agent):
-    result = mem("hook", agent, "--agent", "dev", input="{not json")
-    assert result.exit_code == 0
+def test_bad_input_is_logged_and_the_hook_still_succeeds(run_mem, vault, agent):
+    # As an agent runs it: from the project's folder, no --vault; the input names no folder.
+    result = run_mem("hook", agent, "--agent", "dev", input="{not json", cwd=vault.parent)
+    assert result.exit_code == 0 and result.stderr == ""
     assert result.stdout.strip() in ("", "{}")
     assert (result.stdout.strip() == "{}") == (agent == "gemini")
+    log = (vault / ".mem" / "hook-errors.log").read_text()
+    assert f"mem hook {agent}: " in log
+    assert ("unknown agent 'pi'" if agent == "pi" else "JSONDecodeError") in log
+
+
+def test_a_turn_end_with_no_transcript_to_commit_says_why_in_the_log(hook, vault):
+    hook("Stop")
+    hook("Stop", transcript_path=str(vault.parent / "gone.jsonl"))
+    log = (vault / ".mem" / "hook-errors.log").read_text()
+    assert "mem hook claude-code: Stop gave no transcript_path: nothing committed" in log
+    assert f"Stop: no transcript at {vault.parent / 'gone.jsonl'}: nothing committed" in log
 
 
 def test_an_internal_failure_is_logged_under_mem_and_the_session_goes_on(mem, vault, hook):
