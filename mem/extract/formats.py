@@ -216,6 +216,14 @@ def detect(lines: list[str]) -> str:
     return detect_json(objects)
 
 
+def cut_json_lines(lines: list[str]) -> bool:
+    """Whether text `detect` could not read is JSON records cut short (a transcript copied
+    while it was written, or cut by hand): most lines open an object and too few parse. Read
+    as text, the What of the handoff would be `"type":"assistant","message":…`."""
+    sample = [line for line in lines if line.strip()][:DETECT_LINES]
+    return sum(line.lstrip().startswith(('{"', '[{"')) for line in sample) * 2 > len(sample)
+
+
 def is_claude_terminal(sample: list[str]) -> bool:
     """Claude Code drawn on a terminal: its glyphs at the start of lines (`●` is also a bullet,
     so it counts only beside a tool result or a prompt)."""

@@ -132,7 +132,7 @@ def commit(
     vault = settings.require_vault()
     check_format(output_format)
     head, rest = peek(iter(lines))
-    fmt = formats.detect(head) if output_format == "auto" else output_format
+    fmt = detected(head) if output_format == "auto" else output_format
     instructions = Instructions(layout.instruction_texts(vault))
     counted = Counted(chain(head, rest))
     # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
@@ -166,7 +166,7 @@ def commit_file(
         if place is None:
             source = FileLines(stream, [(0, None)])
             head, rest = peek(iter(source))
-            fmt = formats.detect(head) if output_format == "auto" else output_format
+            fmt = detected(head) if output_format == "auto" else output_format
             lines: Iterable[str] = chain(head, rest)
             course = Course()
         else:
@@ -195,6 +195,18 @@ def commit_file(
         if found is not None and (place is None or found.restart > place[0].restart):
             ledger.record_reached(vault, agent, found)
     return report
+
+
+def detected(head: list[str]) -> str:
+    """The format of input that starts with these lines; JSON records too cut short for any
+    reader are refused, not mined as prose."""
+    fmt = formats.detect(head)
+    if fmt == "text" and formats.cut_json_lines(head):
+        raise InvalidInput(
+            "the input is JSON lines that do not parse (cut short?): nothing stored; "
+            "commit the whole file, or pass --format text to read it as plain text"
+        )
+    return fmt
 
 
 def check_format(output_format: str) -> None:

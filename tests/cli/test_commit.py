@@ -326,3 +326,27 @@ def test_half_an_emoji_in_a_pull_requests_title_is_stored_as_a_replacement_chara
     session = claude_pull_request("Fix emoji \ud83d handling")  # JSON can carry half an emoji
     report = data(mem("commit", "--agent", "dev", "--json", input=session))
     assert "Fix emoji \ufffd handling" in report["handoff"]["body"]
+
+
+def test_json_lines_cut_short_are_refused_not_mined_as_prose(mem, vault, tmp_path):
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(
+        '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":'
+        '"We decided to use a 302 because browsers cache a 301 forever. Do'
+    )
+    result = mem("commit", "-a", "dev", "--file", str(cut))
+    assert result.exit_code != 0 and result.stdout == ""
+    assert result.stderr.startswith("mem: the input is JSON lines that do not parse (cut short?)")
+    assert "\n" not in result.stderr.strip()
+    assert not (vault / "dev" / "decisions.md").exists()
+    assert not (vault / "dev" / "handoffs.md").exists()
+    whole = tmp_path / "whole.jsonl"  # the same session with its last line cut: that line goes
+    whole.write_text(
+        '{"type":"user","message":{"role":"user","content":"Fix the login redirect"}}\n'
+        '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":'
+        '"I switched the login redirect in `auth/views.py` to a 302 so browsers stop caching '
+        'it."}]}}\n' + cut.read_text()
+    )
+    ok(mem("commit", "-a", "dev", "--file", str(whole)))
+    handoff = (vault / "dev" / "handoffs.md").read_text()
+    assert "**What:** I switched the login redirect" in handoff and '"type"' not in handoff

@@ -91,6 +91,14 @@ def test_an_empty_run_writes_no_handoff_over_the_last_good_one(mem, vault, tmp_p
     assert shown.startswith("**What:** Moved the queue to Redis streams.")
 
 
+def test_a_runs_bare_output_is_no_handoff(mem, vault):
+    ok(mem("handoff", "--what", "Moved the queue to Redis streams.", "-a", "dev"))
+    result = ok(mem("run", "-a", "dev", "--", "bash", "-c", 'echo "len: 507"'))
+    assert "left nothing to hand off; the last handoff stays" in result.stderr
+    shown = ok(mem("handoff", "show", "-a", "dev")).stdout
+    assert shown.startswith("**What:** Moved the queue to Redis streams.")
+
+
 def test_run_passes_bytes_through_exactly(run_mem, vault, tmp_path):
     raw = bytes(range(256)) * 4
     agent = script(tmp_path, "raw.py", f"import sys\nsys.stdout.buffer.write({raw!r})\n")
