@@ -33,11 +33,17 @@ SLUG_MAX = 200  # Claude Code cuts longer folder names and adds a hash
 FIRST_LINE_BYTES = 64 * 1024  # a session_meta line carries instructions; enough to find cwd
 
 
+AIDER_START = re.compile(r"# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
+
+
 class Transcript(NamedTuple):
     source: str  # claude-code | codex | aider
     path: Path
-    moment: datetime  # when it was last written: its entries are dated then
+    moment: datetime  # when it was last written (or started): its entries are dated then
     subagent: bool = False
+    # The lines of the file that are this session, [first, stop) (stop None: to the end),
+    # where one file holds many sessions (Aider's history); None: the whole file.
+    lines: tuple[int, int | None] | None = None
 
     @property
     def format(self) -> str:
@@ -148,9 +154,32 @@ def gemini(project: Path, environ: Mapping[str, str]) -> Iterator[Transcript]:
 
 
 def aider(project: Path) -> Iterator[Transcript]:
+    """Each session of the project's Aider history, dated by its "# aider chat started at"
+    line (the local time Aider wrote); a history without one is one session."""
     path = project / ".aider.chat.history.md"
-    if path.is_file():
+    if not path.is_file():
+        return
+    starts: list[tuple[int, datetime]] = []
+    try:
+        with path.open(encoding="utf-8", errors="replace") as history:
+            for number, line in enumerate(history):
+                found = AIDER_START.match(line)
+                if found:
+                    try:
+                        started = datetime.strptime(found.group(1), "%Y-%m-%d %H:%M:%S")
+                    except ValueError:
+                        continue
+                    starts.append((number, started.astimezone(UTC)))
+    except OSError:
+        return
+    if not starts:
         yield transcript("aider", path)
+        return
+    stops: list[int | None] = [number for number, _ in starts[1:]]
+    stops.append(None)
+    for index, ((first, started), stop) in enumerate(zip(starts, stops, strict=True)):
+        # Lines before the first start line belong to the first session.
+        yield Transcript("aider", path, started, lines=(0 if index == 0 else first, stop))
 
 
 def transcript(source: str, path: Path, subagent: bool = False) -> Transcript:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from itertools import islice
 from typing import NamedTuple
 
 from mem.config import Settings
@@ -46,11 +47,19 @@ def find(
     return transcripts(settings.require_vault().parent, sources, environ, since)
 
 
+def session_lines(item: Transcript) -> list[str]:
+    """The lines of the file that are this session (`item.lines`)."""
+    assert item.lines is not None
+    first, stop = item.lines
+    with item.path.open(encoding="utf-8", errors="replace", newline="") as source:
+        return list(islice(source, first, stop))
+
+
 def backfill(
     settings: Settings, found: list[Transcript], feedback: Feedback = QUIET
 ) -> list[SourceReport]:
     """Commit every transcript, oldest first; one report per source, in SOURCES order."""
-    from mem.services.commit import commit_file
+    from mem.services.commit import commit, commit_file
 
     reports = {
         source: SourceReport(source, 0, 0, 0, 0)
@@ -60,9 +69,12 @@ def backfill(
     for done, item in enumerate(found, start=1):
         so_far = reports[item.source]
         try:
-            report = commit_file(
-                settings, item.path, item.format, now=item.moment, hand_off=not item.subagent
-            )
+            if item.lines is None:
+                report = commit_file(
+                    settings, item.path, item.format, now=item.moment, hand_off=not item.subagent
+                )
+            else:  # one session of a file that holds many: dated, and handed off, on its own
+                report = commit(settings, session_lines(item), item.format, now=item.moment)
         except (OSError, MemError) as exc:
             reports[item.source] = so_far._replace(failed=(*so_far.failed, f"{item.path}: {exc}"))
         else:

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -72,12 +73,15 @@ def test_claude_code_sessions_are_committed_once_and_dated_when_they_ran(mem, va
     folder = claude_sessions(home, vault.parent)
     for path in folder.glob("*.jsonl"):
         os.utime(path, (LAST_MONTH, LAST_MONTH))
-    first = ok(mem("backfill", "--from", "claude-code", "--agent", "dev", env=env_of(home)))
+    everything = ("--since", "all")  # these ran more than 30 days ago
+    first = ok(
+        mem("backfill", "--from", "claude-code", *everything, "--agent", "dev", env=env_of(home))
+    )
     assert "claude-code: 3 session(s)" in first.stdout and "3 handoff(s)" in first.stdout
     handoffs = vault / "dev" / "handoffs.md"
     written = handoffs.read_bytes()
     assert written.count(b"## 2026-10-20T09:30Z") == 3
-    again = ok(mem("backfill", "--agent", "dev", env=env_of(home)))
+    again = ok(mem("backfill", *everything, "--agent", "dev", env=env_of(home)))
     assert "0 entries added, 0 reinforced, 0 handoff(s)" in again.stdout
     assert handoffs.read_bytes() == written
 
@@ -104,14 +108,35 @@ def test_since_leaves_older_sessions_out(mem, vault, home):
     ]
 
 
-def test_aiders_history_in_the_project_is_committed_once(mem, vault, home):
+def test_aiders_history_is_committed_once_each_session_dated_when_it_ran(mem, vault, home):
     needs_formats()
     shutil.copy(AIDER, vault.parent / ".aider.chat.history.md")
-    first = ok(mem("backfill", "--from", "aider", "--agent", "dev", "--json", env=env_of(home)))
+    run = ("backfill", "--from", "aider", "--since", "all", "--agent", "dev", "--json")
+    listed = json.loads(ok(mem(*run, "--dry-run", env=env_of(home))).stdout)["sessions"]
+    starts = re.findall(r"^# aider chat started at (\S+ \S+)", AIDER.read_text(), re.MULTILINE)
+    assert len(listed) == len(starts) == 19
+    local = [datetime.fromisoformat(s["written"]).astimezone() for s in listed]
+    assert [f"{moment:%Y-%m-%d %H:%M:%S}" for moment in local] == starts
+    first = ok(mem(*run, env=env_of(home)))
     (report,) = json.loads(first.stdout)["sources"]
-    assert report["source"] == "aider" and report["added"] > 0
-    again = ok(mem("backfill", "--from", "aider", "--agent", "dev", "--json", env=env_of(home)))
+    assert report["source"] == "aider" and report["sessions"] == 19 and report["added"] > 0
+    assert report["handoffs"] > 1  # the sessions that did something, each its own
+    handoffs = (vault / "dev" / "handoffs.md").read_text()
+    assert "## 2025-06-" in handoffs and "## 2026-" not in handoffs  # dated when they ran
+    again = ok(mem(*run, env=env_of(home)))
     assert json.loads(again.stdout)["sources"][0]["added"] == 0
+
+
+def test_by_default_only_the_last_30_days_are_committed(mem, vault, home):
+    old = rollout(home, "old", vault.parent, "Decision: the old way, because reasons.")
+    rollout(home, "new", vault.parent, "Decision: the new way, because reasons.")
+    os.utime(old, (time.time() - 40 * 86400,) * 2)
+    listed = ok(mem("backfill", "--dry-run", "--json", env=env_of(home)))
+    assert [Path(s["path"]).name for s in json.loads(listed.stdout)["sessions"]] == [
+        "rollout-2026-11-02T10-00-00-new.jsonl"
+    ]
+    every = ok(mem("backfill", "--since", "all", "--dry-run", "--json", env=env_of(home)))
+    assert len(json.loads(every.stdout)["sessions"]) == 2
 
 
 def test_nothing_found_says_so_and_a_bad_source_is_a_one_line_error(mem, home):

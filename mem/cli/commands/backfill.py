@@ -11,6 +11,8 @@ from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
 
+DEFAULT_SINCE = "30d"  # a project's last month: what a new memory most needs, quickly read
+
 
 @reports_errors
 def backfill(
@@ -24,13 +26,13 @@ def backfill(
         ),
     ] = None,
     since: Annotated[
-        str | None,
+        str,
         typer.Option(
             "--since",
-            help="Only sessions written since this date (2026-11-01) or age (30d, 2w, 3mo).",
-            show_default=False,
+            help="Only sessions written since this date (2026-11-01) or age (30d, 2w, 3mo); "
+            "`all` for every one.",
         ),
-    ] = None,
+    ] = DEFAULT_SINCE,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="List the sessions found; commit nothing.")
     ] = False,
@@ -42,8 +44,9 @@ def backfill(
 
     Finds the project's Claude Code transcripts (~/.claude/projects/), Codex rollouts
     (~/.codex/sessions/), Gemini CLI sessions (~/.gemini/tmp/) and Aider chat history
-    (.aider.chat.history.md) and commits each as `mem commit` would, dated when it was written. The ledger remembers what was
-    committed: run again, it adds nothing.
+    (.aider.chat.history.md, each of its sessions apart) and commits each as `mem commit`
+    would, dated when it ran, with a handoff each. The ledger remembers what was committed:
+    run again, it adds nothing.
 
     Example: mem backfill --from claude-code --since 30d
     """
@@ -52,7 +55,7 @@ def backfill(
     from mem.services.search import parse_since
 
     sources = service.check_sources(source)
-    since_moment = parse_since(since) if since else None
+    since_moment = None if since == "all" else parse_since(since)
     settings = settings_of(ctx, vault, agent)
     found = service.find(settings, sources, dict(os.environ), since_moment)
     if dry_run:
