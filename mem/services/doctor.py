@@ -78,7 +78,27 @@ def doctor(
         for path in layout.links_outside(vault)
     )
     problems.extend(check_index(vault, feedback))
+    problems.extend(check_hook_agents(settings))
     return DoctorReport(tuple(problems), len(refs), entry_count)
+
+
+def check_hook_agents(settings: Settings) -> list[Problem]:
+    """Hooks installed in the project that act as an agent with no entries while other agents
+    have some: every session starts with an empty recall, and nothing says why."""
+    from mem.config import load_settings
+    from mem.services.wired_agents import empty_agent_note, entries_per_agent, hook_agents
+
+    vault = settings.require_vault()
+    default = load_settings(vault_flag=str(vault)).agent
+    wired = hook_agents(vault.parent, default)
+    if not wired:
+        return []
+    counts = entries_per_agent(settings)
+    return [
+        Problem("empty_hook_agent", file, 0, f"the hooks in ../{file} act as {note}")
+        for file, agent in wired.items()
+        if (note := empty_agent_note(counts, agent))
+    ]
 
 
 def check_doubled_headers(

@@ -30,6 +30,7 @@ from mem.vault import store
 OURS = re.compile(r"(?:^|[\s/\"'])mem(?:\"|')?\s.*\bhook (?:claude-code|codex|gemini)\b")
 OUR_SERVER = re.compile(r"(?:^|[\s/])mem(?:\.exe)?\s(?:.*\s)?mcp\b")
 SERVER_NAME = "mem"
+AGENT_VARIABLE = "MEM_AGENT"  # how the MCP server is told its agent (see Wiring)
 # The table's header and its non-blank lines up to the next table: the blank lines after it
 # are the file's, not the table's.
 TOML_TABLE = re.compile(
@@ -90,6 +91,10 @@ MCP_FILES = {  # where each agent reads its MCP servers (Gemini: the same settin
 # Every agent gets the MCP server; those in HOOKS and SETTINGS_FILES hooks as well (Antigravity:
 # the server only, see AGENT_KINDS in mem/services/hook.py).
 INSTALLABLE = tuple(MCP_FILES)
+USER_NEXT_STEPS = {
+    "claude-code": "start claude in any project with a vault: /hooks lists the hooks, /mcp "
+    "the server",
+}
 NEXT_STEPS = {
     "claude-code": "start claude in the project: /hooks lists the hooks, /mcp the server "
     "(approve the project's .mcp.json when asked)",
@@ -121,7 +126,11 @@ class Wiring(NamedTuple):
     hooks_file: Path | None  # None: the agent gets no hooks (Antigravity)
     mcp_file: Path
     hook_command: str
-    server: tuple[str, ...]  # the MCP server's command line: `mem mcp --agent NAME`
+    server: tuple[str, ...]  # the MCP server's command line: `mem mcp`
+    # The agent the server acts as, in its environment (MEM_AGENT), not its command line:
+    # Claude Code compares a server's command across scopes, without its environment, and
+    # warns of "[Conflicting scopes]" when a user-wide and a project install differ.
+    server_agent: str | None = None
 
 
 def wiring(
@@ -133,7 +142,8 @@ def wiring(
         settings_path(hooks, user, project, environ) if hooks else None,
         settings_path(MCP_FILES[agent], user, project, environ),
         hook_command(agent, mem_agent),
-        server_command(mem_agent),
+        server_command(),
+        mem_agent,
     )
 
 
@@ -159,9 +169,9 @@ def hook_command(agent: str, mem_agent: str | None) -> str:
     return shlex.join(mem_command("hook", agent, mem_agent=mem_agent))
 
 
-def server_command(mem_agent: str | None) -> tuple[str, ...]:
-    """The MCP server's command and arguments."""
-    return mem_command("mcp", mem_agent=mem_agent)
+def server_command() -> tuple[str, ...]:
+    """The MCP server's command and arguments (the same for every agent and scope)."""
+    return mem_command("mcp")
 
 
 def plan_install(agent: str, wired: Wiring) -> list[Change]:
@@ -173,16 +183,16 @@ def plan_install(agent: str, wired: Wiring) -> list[Change]:
         data = parse(wired.hooks_file, before)
         add_hooks(agent, wired.hooks_file, data, wired.hook_command)
         if wired.mcp_file == wired.hooks_file:
-            add_json_server(wired.mcp_file, data, wired.server)
+            add_json_server(wired.mcp_file, data, wired.server, wired.server_agent)
             return [Change(agent, wired.hooks_file, before, render(data, before))]
         changes.append(Change(agent, wired.hooks_file, before, render(data, before)))
     before = read_settings(wired.mcp_file)
     after: bytes | None
     if wired.mcp_file.suffix == ".toml":
-        after = add_toml_server(wired.mcp_file, before, wired.server)
+        after = add_toml_server(wired.mcp_file, before, wired.server, wired.server_agent)
     else:
         servers = parse(wired.mcp_file, before)
-        add_json_server(wired.mcp_file, servers, wired.server)
+        add_json_server(wired.mcp_file, servers, wired.server, wired.server_agent)
         after = render(servers, before)
     return [*changes, Change(agent, wired.mcp_file, before, after)]
 
@@ -205,7 +215,9 @@ def add_hooks(agent: str, path: Path, data: dict[str, Any], command: str) -> Non
             groups.append(group)
 
 
-def add_json_server(path: Path, data: dict[str, Any], server: tuple[str, ...]) -> None:
+def add_json_server(
+    path: Path, data: dict[str, Any], server: tuple[str, ...], agent: str | None = None
+) -> None:
     servers = data.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise InvalidSetting(f'{path}: "mcpServers" is not an object; fix it by hand first')
@@ -215,10 +227,15 @@ def add_json_server(path: Path, data: dict[str, Any], server: tuple[str, ...]) -
             f'{path} already has an MCP server named "{SERVER_NAME}" that is not mem mcp; '
             "rename it, then install"
         )
-    servers[SERVER_NAME] = {"command": server[0], "args": list(server[1:])}
+    entry: dict[str, Any] = {"command": server[0], "args": list(server[1:])}
+    if agent:
+        entry["env"] = {AGENT_VARIABLE: agent}
+    servers[SERVER_NAME] = entry
 
 
-def add_toml_server(path: Path, raw: bytes | None, server: tuple[str, ...]) -> bytes:
+def add_toml_server(
+    path: Path, raw: bytes | None, server: tuple[str, ...], agent: str | None = None
+) -> bytes:
     """Codex's config.toml with mem's `[mcp_servers.mem]` table: appended, or rewritten in
     place; every other byte as it was (Python has no TOML writer, and needs none for this)."""
     text = toml_text(path, raw)
@@ -227,6 +244,8 @@ def add_toml_server(path: Path, raw: bytes | None, server: tuple[str, ...]) -> b
         f"command = {json.dumps(server[0])}\n"
         f"args = {json.dumps(list(server[1:]))}\n"
     )
+    if agent:
+        block += f"env = {{ {AGENT_VARIABLE} = {json.dumps(agent)} }}\n"
     if toml_server(path, text) is None:
         if not text:
             return block.encode("utf-8")

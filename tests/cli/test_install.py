@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -123,15 +125,85 @@ def test_install_registers_the_mcp_server_for_each_agent(mem, vault, home):
     project = vault.parent
     for agent in ("claude-code", "codex", "gemini"):
         ok(mem("install", agent, "--agent", "dev", env=home))
+    # The agent in the server's environment, not its command line: the same command in
+    # every scope (Claude Code warns of "[Conflicting scopes]" when commands differ).
     claude = json.loads((project / ".mcp.json").read_text())["mcpServers"]["mem"]
-    assert claude["args"][-3:] == ["mcp", "--agent", "dev"]
+    assert claude["args"][-1] == "mcp" and claude["env"] == {"MEM_AGENT": "dev"}
     gemini = json.loads((project / ".gemini" / "settings.json").read_text())
-    assert gemini["mcpServers"]["mem"]["args"][-3:] == ["mcp", "--agent", "dev"]
+    assert gemini["mcpServers"]["mem"]["args"][-1] == "mcp"
+    assert gemini["mcpServers"]["mem"]["env"] == {"MEM_AGENT": "dev"}
     assert "hooks" in gemini
     import tomllib
 
     codex = tomllib.loads((project / ".codex" / "config.toml").read_text())
-    assert codex["mcp_servers"]["mem"]["args"][-3:] == ["mcp", "--agent", "dev"]
+    assert codex["mcp_servers"]["mem"]["args"][-1] == "mcp"
+    assert codex["mcp_servers"]["mem"]["env"] == {"MEM_AGENT": "dev"}
+
+
+def test_a_user_wide_and_a_project_install_run_the_same_server_command(mem, vault, home):
+    ok(mem("install", "claude-code", "--agent", "dev", env=home))
+    ok(mem("install", "claude-code", "--user", "--agent", "qa", env=home))
+    project = json.loads((vault.parent / ".mcp.json").read_text())["mcpServers"]["mem"]
+    user = json.loads((Path(home["HOME"]) / ".claude.json").read_text())["mcpServers"]["mem"]
+    assert (project["command"], project["args"]) == (user["command"], user["args"])
+    assert (project["env"], user["env"]) == ({"MEM_AGENT": "dev"}, {"MEM_AGENT": "qa"})
+
+
+def test_the_server_acts_as_the_agent_its_environment_names(run_mem, vault, home):
+    ok(run_mem("--vault", str(vault), "install", "claude-code", "--agent", "dev", env=home))
+    server = json.loads((vault.parent / ".mcp.json").read_text())["mcpServers"]["mem"]
+    calls = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "publish", "arguments": {"text": "Builds run on Fridays"}}},
+    ]  # fmt: skip
+
+    def publish(environment: dict[str, str]) -> str:
+        """The server's answer to a publish; stdin stays open until it comes (at the end of
+        its input the server stops, answered or not)."""
+        with subprocess.Popen(
+            [server["command"], *server["args"]],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=vault.parent,
+            env={**os.environ, **home, **environment},
+        ) as process:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write("".join(json.dumps(call) + "\n" for call in calls))
+            process.stdin.flush()
+            for line in process.stdout:
+                if line.strip() and json.loads(line).get("id") == 2:
+                    process.stdin.close()
+                    return line
+        raise AssertionError("the server stopped without answering")
+
+    assert "dev/facts.md" in publish(server["env"])
+    assert "Builds run on Fridays" in (vault / "dev" / "facts.md").read_text()
+    assert not (vault / "main" / "facts.md").exists()
+
+
+def test_install_without_an_agent_wires_the_default_and_says_which(mem, vault, home):
+    ok(mem("add", "Deploys go out on Tuesdays", "-a", "dev"))
+    result = ok(mem("install", "claude-code", env=home))
+    assert "hooks and server act as agent main (the vault's default agent" in result.stderr
+    assert "note: they act as agent main, which has no entries yet" in result.stderr
+    assert "(dev has 1: install again with --agent dev" in result.stderr
+    settings = json.loads((vault.parent / ".claude" / "settings.json").read_text())
+    assert settings["hooks"]["SessionStart"][0]["hooks"][0]["command"].endswith(
+        "hook claude-code --agent main"
+    )
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert [p["code"] for p in report["problems"]] == ["empty_hook_agent"]
+    ok(mem("install", "claude-code", "--agent", "dev", env=home))
+    assert "empty_hook_agent" not in mem("doctor", "--json").stdout
+    user = ok(mem("install", "claude-code", "--user", env=home))
+    assert ".mcp.json" not in user.stderr  # it wrote none to approve
+    assert "each project's default agent" in user.stderr
 
 
 def test_codex_config_keeps_every_other_byte_and_comes_back_whole(mem, vault, home):
@@ -143,7 +215,7 @@ def test_codex_config_keeps_every_other_byte_and_comes_back_whole(mem, vault, ho
     assert once.startswith(CODEX_CONFIG) and once.count("[mcp_servers.mem]") == 1
     ok(mem("install", "codex", "--agent", "dev", env=home))  # rewritten in place
     twice = config.read_text()
-    assert twice.startswith(CODEX_CONFIG) and twice.endswith('"mcp", "--agent", "dev"]\n')
+    assert twice.startswith(CODEX_CONFIG) and twice.endswith('env = { MEM_AGENT = "dev" }\n')
     ok(mem("uninstall", "codex", env=home))
     assert config.read_text() == CODEX_CONFIG
 
@@ -175,7 +247,8 @@ def test_antigravity_gets_the_mcp_server_and_no_hooks(mem, vault, home):
     assert config.read_bytes() == once
     data = json.loads(once)
     assert set(data) == {"mcpServers"}
-    assert data["mcpServers"]["mem"]["args"][-3:] == ["mcp", "--agent", "dev"]
+    assert data["mcpServers"]["mem"]["args"][-1] == "mcp"
+    assert data["mcpServers"]["mem"]["env"] == {"MEM_AGENT": "dev"}
     assert not (vault.parent / ".agents" / "hooks.json").exists()
     ok(mem("uninstall", "antigravity", env=home))
     assert not (vault.parent / ".agents").exists()

@@ -52,10 +52,39 @@ def install(
 
     service.check_installable(target)
     mem_agent = service.check_mem_agent(agent or ctx.find_root().params.get("agent"))
+    if mem_agent is None and not user:
+        # The vault's default agent, written out: the hooks act as it even if the default
+        # changes later, and the person is told which agent recall will read.
+        mem_agent = settings_of(ctx, vault=vault).agent
     changes = service.plan_install(target, wired(ctx, target, user, vault, mem_agent))
-    report(target, changes, dry_run, as_json, installing=True)
+    report(target, changes, dry_run, as_json, installing=True, user=user)
     if not dry_run and not as_json:
+        say_which_agent(ctx, vault, mem_agent, chosen=agent is not None, user=user)
         offer_backfill(ctx, target, vault, mem_agent)
+
+
+def say_which_agent(
+    ctx: typer.Context, vault: str | None, mem_agent: str | None, chosen: bool, user: bool
+) -> None:
+    """Which agent the hooks and the server remember as, and a word when it has nothing yet
+    while other agents of the vault have entries (a recall would be empty, silently)."""
+    from mem.errors import MemError
+    from mem.services.wired_agents import empty_agent_note, entries_per_agent
+
+    if mem_agent is None:
+        render.say(
+            "hooks and server act as each project's default agent "
+            "(default_agent in its mem.toml, else main; --agent NAME to choose one)"
+        )
+        return
+    why = "" if chosen else " (the vault's default agent; --agent NAME to choose another)"
+    render.say(f"hooks and server act as agent {mem_agent}{why}")
+    try:
+        note = empty_agent_note(entries_per_agent(settings_of(ctx, vault=vault)), mem_agent)
+    except MemError:
+        return
+    if note:
+        render.say(f"note: they act as {note}")
 
 
 def offer_backfill(
@@ -115,7 +144,14 @@ def wired(
     return service.wiring(target, user, project, dict(os.environ), mem_agent)
 
 
-def report(target: str, changes: list[Any], dry_run: bool, as_json: bool, installing: bool) -> None:
+def report(
+    target: str,
+    changes: list[Any],
+    dry_run: bool,
+    as_json: bool,
+    installing: bool,
+    user: bool = False,
+) -> None:
     from mem.services import install as service
 
     if not dry_run:
@@ -145,7 +181,8 @@ def report(target: str, changes: list[Any], dry_run: bool, as_json: bool, instal
         else:
             render.say(f"mem {verb} {change.path}")
     if installing and any(change.changed for change in changes):
-        render.say(f"next: {service.NEXT_STEPS[target]}")
+        steps = service.USER_NEXT_STEPS if user else service.NEXT_STEPS
+        render.say(f"next: {steps.get(target, service.NEXT_STEPS[target])}")
 
 
 def diff_of(change: Any) -> str:
