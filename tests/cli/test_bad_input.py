@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,40 @@ def test_binary_stdin_is_refused_as_content_not_usage(mem, vault):
     message = error_payload(mem("add", "-", "--json", input=png), 1, "invalid_content")
     assert "binary" in message
     assert not (vault / "main").exists()
+
+
+@pytest.mark.parametrize(
+    "binary",
+    [
+        b"\x00" * 3000,  # NULs only: read as "the input was empty", with exit 0
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00" + bytes(range(256)) * 8,
+        b"\x7fELF\x02\x01\x01" + b"\x00" * 57 + b"GNU C Library: a string.\x00\x01\x00\x02" * 9,
+    ],
+)
+def test_binary_stdin_to_commit_is_refused_and_nothing_is_written(mem, vault, binary):
+    before = tree(vault)
+    message = error_payload(
+        mem("commit", "--agent", "dev", "--json", input=binary), 1, "invalid_content"
+    )
+    assert message == "mem: the input looks binary, not text; give agent output as text"
+    assert failed(mem("commit", "--agent", "dev", "--dry-run", input=binary), 1) == message
+    assert tree(vault) == before
+
+
+def test_binary_file_to_commit_is_refused_by_name(mem, vault, tmp_path):
+    binary = tmp_path / "shot.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00" + bytes(range(256)) * 8)
+    before = tree(vault)
+    message = failed(mem("commit", "--agent", "dev", "--file", str(binary)), 1)
+    assert message == f"mem: {binary} looks binary, not text; give agent output as text"
+    assert tree(vault) == before
+
+
+def test_text_with_a_few_odd_bytes_and_utf16_text_are_still_committed(mem):
+    odd = b"We decided to keep Postgres for billing. \x00\xff\x1b[31mred\x1b[0m\n"
+    assert data(mem("commit", "--agent", "dev", "--json", "--dry-run", input=odd))["added"]
+    utf16 = "We decided to keep Postgres for billing.\n".encode("utf-16")
+    assert data(mem("commit", "--agent", "dev", "--json", "--dry-run", input=utf16))["added"]
 
 
 def test_undecodable_stdin_is_kept_with_replacement_characters(mem):
@@ -280,3 +316,15 @@ def test_a_bad_value_in_mem_toml_is_an_error_naming_the_file_and_key(mem, vault,
     for command in (("recall",), ("search", "x"), ("list",)):
         line = error_payload(mem(*command, "--json"), 1, "invalid_setting")
         assert "mem.toml" in line and f"{key} = " in line and "use " in line
+
+
+def test_binary_stdin_with_tee_still_passes_through_whole(vault):
+    binary = bytes(range(256)) * 100
+    completed = subprocess.run(
+        [sys.executable, "-m", "mem", "--vault", str(vault), "commit", "-a", "dev", "--tee"],
+        input=binary,
+        capture_output=True,
+        check=False,
+    )
+    assert completed.returncode == 1 and completed.stdout == binary
+    assert completed.stderr == b"mem: the input looks binary, not text; give agent output as text\n"
