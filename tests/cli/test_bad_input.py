@@ -248,6 +248,24 @@ def test_bad_usage_exits_2_without_a_traceback(mem, args):
     assert "Error:" in result.stderr
 
 
+BAD_USAGE_WITH_JSON = [
+    (("search", "x", "--json", "--limit", "abc"), "Invalid value for '--limit' / '-n': 'abc'"),
+    (("list", "--json", "--limit", "0"), "Invalid value for '--limit' / '-n': 0"),
+    (("list", "--json", "--bogus"), "No such option: --bogus; see `mem list --help`"),
+    (("show", "--json"), "Missing argument 'ID'; see `mem show --help`"),
+    (("nosuchcommand", "--json"), "No such command 'nosuchcommand'; see `mem --help`"),
+    (("handoff", "--json", "show", "--bogus"), "No such option: --bogus; see `mem handoff"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"), BAD_USAGE_WITH_JSON, ids=[" ".join(args) for args, _ in BAD_USAGE_WITH_JSON]
+)
+def test_bad_usage_with_json_is_a_json_error_payload(mem, args, said):
+    message = error_payload(mem(*args), 2, "usage")
+    assert message.startswith(f"mem: {said}")
+
+
 def test_a_category_file_symlinked_out_of_the_vault_is_never_written(mem, vault, tmp_path):
     outside = tmp_path / "outside.md"
     outside.write_text("not yours\n")
