@@ -13,6 +13,7 @@ from .helpers import (
     entry_block,
     error_payload,
     failed,
+    messages,
     no_traceback,
     ok,
     write_category_file,
@@ -334,6 +335,29 @@ def test_a_bad_value_in_mem_toml_is_an_error_naming_the_file_and_key(mem, vault,
     for command in (("recall",), ("search", "x"), ("list",)):
         line = error_payload(mem(*command, "--json"), 1, "invalid_setting")
         assert "mem.toml" in line and f"{key} = " in line and "use " in line
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("[recall]\nbudgte = 300\n", "unknown setting 'recall.budgte' is ignored"),
+        ('defualt_agent = "dev"\n', "unknown setting 'defualt_agent' is ignored"),
+        ("[half_life_days]\ndecison = 3\n", "unknown setting 'half_life_days.decison' is ignored"),
+        (
+            "colour = true\n[ranking]\ndecay_flor = 0.2\n",
+            "unknown settings 'colour', 'ranking.decay_flor' are ignored",
+        ),
+    ],
+)
+def test_an_unknown_key_in_mem_toml_is_named_once_on_stderr_and_ignored(mem, vault, setting, said):
+    (vault / "mem.toml").write_text('default_agent = "main"\n' + setting)
+    warning = f"mem: {vault / 'mem.toml'}: {said}; check the spelling"
+    for command in (("list", "--json"), ("recall", "--json"), ("search", "x", "--json")):
+        result = mem(*command)
+        assert data(result)  # it still works, and stdout holds only its answer
+        assert messages(result.stderr) == [warning]
+    assert ok(mem("add", "hello", "-c", "facts")).stdout.strip()  # main's, not dev's
+    assert (vault / "main" / "facts.md").exists()
 
 
 def test_binary_stdin_with_tee_still_passes_through_whole(vault):
