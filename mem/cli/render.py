@@ -364,7 +364,9 @@ def committed(
             lines.append(f"{mark} {entry.category:<10} {entry.title[:100]}")
             if explain and mark == "+" and why.get(entry.id):
                 lines.append(f"  {'':<10} why: {why[entry.id]}")
-    if report.handoff is not None:
+    if report.handoff is not None and report.dry_run:  # its id would be made when written
+        lines.append(f"would write a handoff: {report.handoff.title[:100]}")
+    elif report.handoff is not None:
         lines.append(f"handoff {report.handoff.id}: {report.handoff.title[:100]}")
     if report.left_out:
         lines.append(
