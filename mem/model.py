@@ -193,6 +193,7 @@ class Stats(NamedTuple):
     files: int = 0
     vault_bytes: int = 0
     index_bytes: int = 0
+    private: int = 0  # of `entries`, those of the asking agent's private scope
 
 
 MAX_COMMIT_CANDIDATES = 500  # a runaway log must not become a runaway memory

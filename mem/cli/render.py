@@ -263,6 +263,7 @@ def stats_report(stats: Stats, as_json: bool) -> None:
             {
                 "entries": stats.entries,
                 "superseded": stats.superseded,
+                "private": stats.private,
                 "by_agent": stats.by_agent,
                 "by_category": stats.by_category,
                 "by_kind": stats.by_kind,
@@ -292,8 +293,9 @@ def stats_report(stats: Stats, as_json: bool) -> None:
             table.add_row(Text(name), str(count), "█" * round(24 * count / top))
         terminal.print(table)
         terminal.print()
+    private = f", {stats.private} private: only this agent sees them" if stats.private else ""
     terminal.print(
-        f"{stats.entries} entries ({stats.superseded} superseded) in {stats.files} "
+        f"{stats.entries} entries ({stats.superseded} superseded{private}) in {stats.files} "
         f"files; vault {stats.vault_bytes / 1024:.0f} KiB, "
         f"index {stats.index_bytes / 1024:.0f} KiB"
     )
