@@ -174,6 +174,7 @@ class InitReport(NamedTuple):
     vault: str
     created: tuple[str, ...]  # vault-relative paths made by this run
     already_existed: bool
+    outside_git: bool = False  # placed in the folder given, as no git repository holds it
 
 
 class TaskReport(NamedTuple):

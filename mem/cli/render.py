@@ -107,6 +107,12 @@ def initialized(report: InitReport, as_json: bool) -> None:
         say(f"vault already set up at {report.vault}; nothing changed")
     else:
         say(f"vault ready at {report.vault} ({len(report.created)} files created)")
+        if report.outside_git:
+            folder = os.path.dirname(report.vault)
+            say(
+                f"{folder} is not in a git repository, so the vault is in that folder "
+                "(inside one, it goes at the repository's root)"
+            )
     sys.stdout.write(report.vault + "\n")
 
 
