@@ -9,12 +9,18 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
 
 from mem.errors import FileUnreadable, InvalidAgent, InvalidSetting, VaultNotFound
-from mem.model import AGENT_NAME, DEFAULT_DECAY_FLOOR, DEFAULT_HALF_LIFE_DAYS
+from mem.model import AGENT_NAME, CATEGORY_OF_KIND, DEFAULT_DECAY_FLOOR, DEFAULT_HALF_LIFE_DAYS
 
 VAULT_DIR = ".memory"
 CONFIG_FILE = "mem.toml"
 DEFAULT_AGENT = "main"
 DEFAULT_RECALL_BUDGET_TOKENS = 2000
+# The keys mem.toml may hold, by table ("" is the top level); half_life_days takes the kinds.
+KNOWN_SETTINGS = {
+    "": ("default_agent", "recall", "ranking", "half_life_days"),
+    "recall": ("budget",),
+    "ranking": ("decay_floor",),
+}
 
 
 class Settings(NamedTuple):
@@ -28,6 +34,7 @@ class Settings(NamedTuple):
     decay_floor: float = DEFAULT_DECAY_FLOOR
     editor: str = "vi"
     vault_flag: str | None = None  # what the user asked for, for error messages
+    unknown_settings: tuple[str, ...] = ()  # keys of mem.toml that mean nothing (`recall.budgte`)
 
     def require_vault(self) -> Path:
         """Return the vault folder, or explain that there is none."""
@@ -84,7 +91,22 @@ def load_settings(
         half_life_days=half_lives,
         editor=environ.get("VISUAL") or environ.get("EDITOR") or "vi",
         vault_flag=wanted,
+        unknown_settings=unknown_keys(table),
     )
+
+
+def unknown_keys(table: dict[str, Any]) -> tuple[str, ...]:
+    """The keys of mem.toml that no setting reads, dotted (`recall.budgte`): a typo that would
+    otherwise be ignored without a word."""
+    found = [key for key in table if key not in KNOWN_SETTINGS[""]]
+    for name, keys in KNOWN_SETTINGS.items():
+        value = table.get(name) if name else None
+        if isinstance(value, dict):
+            found += [f"{name}.{key}" for key in value if key not in keys]
+    kinds = table.get("half_life_days")
+    if isinstance(kinds, dict):
+        found += [f"half_life_days.{kind}" for kind in kinds if kind not in CATEGORY_OF_KIND]
+    return tuple(found)
 
 
 def section(vault: Path | None, table: dict[str, Any], name: str) -> dict[str, Any]:

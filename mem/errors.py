@@ -55,6 +55,12 @@ class AmbiguousId(MemError):
     code = "ambiguous_id"
 
 
+class DuplicateId(MemError):
+    """Two entries share one id (a git merge): which one a command means is unclear."""
+
+    code = "duplicate_id"
+
+
 class VaultReadOnly(MemError):
     code = "vault_read_only"
 

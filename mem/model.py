@@ -174,6 +174,7 @@ class InitReport(NamedTuple):
     vault: str
     created: tuple[str, ...]  # vault-relative paths made by this run
     already_existed: bool
+    outside_git: bool = False  # placed in the folder given, as no git repository holds it
 
 
 class TaskReport(NamedTuple):
@@ -193,6 +194,7 @@ class Stats(NamedTuple):
     files: int = 0
     vault_bytes: int = 0
     index_bytes: int = 0
+    private: int = 0  # of `entries`, those of the asking agent's private scope
 
 
 MAX_COMMIT_CANDIDATES = 500  # a runaway log must not become a runaway memory

@@ -10,7 +10,9 @@ from typing import Annotated, Any
 import typer
 
 from mem import __version__
+from mem.cli.failure import report_failure
 from mem.cli.options import AgentOption, VaultOption
+from mem.errors import ExitCode
 
 # Every command, in the order `mem --help` lists them: (name, module, function).
 # A module is imported only when its command runs (or for the full help), which keeps
@@ -134,4 +136,26 @@ def main() -> None:
         completion_init()
         build_app()(prog_name="mem", complete_var=COMPLETE_VARIABLE)
         return
-    build_app(only=command_named(sys.argv[1:]))(prog_name="mem")
+    arguments = sys.argv[1:]
+    app = build_app(only=command_named(arguments))
+    if "--json" not in arguments[: arguments.index("--") if "--" in arguments else None]:
+        app(prog_name="mem")
+        return
+    # Asked for JSON, a caller reads stdout as JSON: Click's usage text there is no answer.
+    try:
+        code = app(prog_name="mem", standalone_mode=False)
+    except typer.TyperException as exc:  # Click's errors: bad usage (2), an unreadable file (1)
+        usage = exc.exit_code == ExitCode.USAGE
+        report_failure(usage_message(exc), "usage" if usage else "mem_error", as_json=True)
+        raise SystemExit(exc.exit_code) from None
+    except typer.Abort:
+        report_failure("aborted", "interrupted", as_json=True)
+        raise SystemExit(int(ExitCode.FAILURE)) from None
+    raise SystemExit(code if isinstance(code, int) else 0)  # an int: the code typer.Exit gave
+
+
+def usage_message(exc: typer.TyperException) -> str:
+    """Click's error as one line, pointing at the help of the command it concerns."""
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    ctx = getattr(exc, "ctx", None)
+    return f"{message}; see `{ctx.command_path} --help`" if ctx is not None else message

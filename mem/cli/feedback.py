@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from mem.config import CONFIG_FILE, Settings
 from mem.services.feedback import Feedback
 
 
@@ -38,3 +39,12 @@ def notice(message: str) -> None:
 def for_people(label: str = "indexing") -> Feedback:
     """Feedback that writes notices and a progress bar (of `label`) to stderr."""
     return Feedback(notice=notice, progress=ProgressBar(label))
+
+
+def warn_unknown_settings(settings: Settings) -> None:
+    """Name, in one line, the keys of mem.toml that no setting reads: ignored, not fatal."""
+    keys = settings.unknown_settings
+    if keys and settings.vault is not None:
+        named = ", ".join(repr(key) for key in keys)
+        what = f"setting {named} is" if len(keys) == 1 else f"settings {named} are"
+        notice(f"{settings.vault / CONFIG_FILE}: unknown {what} ignored; check the spelling")

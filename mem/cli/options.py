@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from mem.cli.feedback import warn_unknown_settings
 from mem.config import Settings, load_settings
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
@@ -60,11 +61,13 @@ LimitOption = Annotated[
 def settings_of(ctx: typer.Context, vault: str | None = None, agent: str | None = None) -> Settings:
     """Resolve settings from the command's flags, the root flags, MEM_* and mem.toml."""
     root = ctx.find_root().params
-    return load_settings(
+    settings = load_settings(
         vault_flag=vault if vault is not None else root.get("vault"),
         agent_flag=agent if agent is not None else root.get("agent"),
         cwd=Path.cwd(),
     )
+    warn_unknown_settings(settings)
+    return settings
 
 
 def group_settings(ctx: typer.Context, agent: str | None, vault: str | None) -> Settings:

@@ -168,6 +168,7 @@ def run(argv: list[str]) -> int | None:
     try:
         from pathlib import Path
 
+        from mem.cli.feedback import warn_unknown_settings
         from mem.config import load_settings
 
         root, given = request.root, request.given
@@ -175,11 +176,13 @@ def run(argv: list[str]) -> int | None:
         own = given if request.command == "recall" else {}
 
         def settings() -> Settings:
-            return load_settings(
+            found = load_settings(
                 vault_flag=given.get("vault", root.get("vault")),
                 agent_flag=own.get("agent", root.get("agent")),
                 cwd=Path.cwd(),
             )
+            warn_unknown_settings(found)
+            return found
 
         if request.command == "recall":
             budget = int(given["budget"]) if "budget" in given else None

@@ -107,6 +107,12 @@ def initialized(report: InitReport, as_json: bool) -> None:
         say(f"vault already set up at {report.vault}; nothing changed")
     else:
         say(f"vault ready at {report.vault} ({len(report.created)} files created)")
+        if report.outside_git:
+            folder = os.path.dirname(report.vault)
+            say(
+                f"{folder} is not in a git repository, so the vault is in that folder "
+                "(inside one, it goes at the repository's root)"
+            )
     sys.stdout.write(report.vault + "\n")
 
 
@@ -263,6 +269,7 @@ def stats_report(stats: Stats, as_json: bool) -> None:
             {
                 "entries": stats.entries,
                 "superseded": stats.superseded,
+                "private": stats.private,
                 "by_agent": stats.by_agent,
                 "by_category": stats.by_category,
                 "by_kind": stats.by_kind,
@@ -292,8 +299,9 @@ def stats_report(stats: Stats, as_json: bool) -> None:
             table.add_row(Text(name), str(count), "█" * round(24 * count / top))
         terminal.print(table)
         terminal.print()
+    private = f", {stats.private} private: only this agent sees them" if stats.private else ""
     terminal.print(
-        f"{stats.entries} entries ({stats.superseded} superseded) in {stats.files} "
+        f"{stats.entries} entries ({stats.superseded} superseded{private}) in {stats.files} "
         f"files; vault {stats.vault_bytes / 1024:.0f} KiB, "
         f"index {stats.index_bytes / 1024:.0f} KiB"
     )
@@ -364,7 +372,9 @@ def committed(
             lines.append(f"{mark} {entry.category:<10} {entry.title[:100]}")
             if explain and mark == "+" and why.get(entry.id):
                 lines.append(f"  {'':<10} why: {why[entry.id]}")
-    if report.handoff is not None:
+    if report.handoff is not None and report.dry_run:  # its id would be made when written
+        lines.append(f"would write a handoff: {report.handoff.title[:100]}")
+    elif report.handoff is not None:
         lines.append(f"handoff {report.handoff.id}: {report.handoff.title[:100]}")
     if report.left_out:
         lines.append(

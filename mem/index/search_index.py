@@ -63,6 +63,7 @@ class Filters(NamedTuple):
     """Which entries a query may return."""
 
     agent: str | None = None
+    written_by: str | None = None  # the agent who wrote it: a handoff's `from:`, else its agent
     category: str | None = None
     kind: str | None = None
     tag: str | None = None
@@ -107,6 +108,7 @@ def build_schema() -> Any:
         path=fields.ID(stored=True),
         digest=fields.STORED(),  # fingerprint of what was indexed: unchanged entries are skipped
         agent=fields.ID(stored=True),
+        written_by=fields.ID(),
         category=fields.ID(stored=True),
         kind=fields.ID(stored=True),
         scope=fields.ID(stored=True),
@@ -137,6 +139,7 @@ def to_document(entry: Entry, fingerprint: str, context: str = "") -> dict[str, 
         "path": entry.path,
         "digest": fingerprint,
         "agent": entry.agent,
+        "written_by": entry.get("from") or entry.agent,
         "category": entry.category,
         "kind": entry.kind,
         "scope": entry.scope,
@@ -630,6 +633,7 @@ class SearchIndex:
         sets: list[frozenset[int]] = []
         for field, value in (
             ("agent", filters.agent),
+            ("written_by", filters.written_by),
             ("category", filters.category),
             ("kind", filters.kind),
             ("tags", filters.tag),

@@ -15,7 +15,7 @@ from typing import BinaryIO, NamedTuple, TypeVar
 
 from mem import __version__
 from mem.config import Settings, check_agent
-from mem.errors import FileUnreadable, FormatMismatch, InvalidInput
+from mem.errors import FileUnreadable, FormatMismatch, InvalidContent, InvalidInput
 from mem.extract import dedupe, formats, patterns
 from mem.extract.capture import COMMIT_WHY, Capture
 from mem.extract.instructions import Instructions
@@ -29,6 +29,7 @@ from mem.vault import layout, ledger, operations, state, store
 
 SOURCE = "commit"
 BINARY_SHARE = 0.1  # replaced or control characters above this share: binary, not text
+SNIFF_BYTES = 8192  # the start of the input that tells text from binary
 SESSION_LINES = 3  # the first lines that name a session the input gives no id for
 PROMOTE_AT = 3  # times a fact is reinforced before every agent should know it
 
@@ -104,14 +105,38 @@ class FileResult:
 
 def lines_of(stream: BinaryIO, copy: BinaryIO | None = None) -> Iterator[str]:
     """Stream agent output as lines of text (undecodable bytes replaced, NULs and a leading
-    byte order mark dropped), copying the raw bytes to `copy` as they pass (`--tee`)."""
-    first = True
+    byte order mark dropped), copying the raw bytes to `copy` as they pass (`--tee`). Input
+    that starts as binary is refused (InvalidContent) before any line is given."""
+    raw_lines = copied(stream, copy)
+    head: list[bytes] = []
+    size = 0
+    while size < SNIFF_BYTES and (raw := next(raw_lines, None)) is not None:
+        head.append(raw)
+        size += len(raw)
+    check_text(b"".join(head), "the input")
+    for number, raw in enumerate(head):
+        yield decoded(raw, number == 0)
+    for raw in raw_lines:  # (the head holds the first line, if there is one)
+        yield decoded(raw, False)
+
+
+def copied(stream: BinaryIO, copy: BinaryIO | None) -> Iterator[bytes]:
+    """The stream's raw lines, each copied to `copy` (if any) as it passes."""
     for raw in stream:
         if copy is not None:
             copy.write(raw)
             copy.flush()
-        yield decoded(raw, first)
-        first = False
+        yield raw
+
+
+def check_text(head: bytes, name: str) -> None:
+    """Refuse input whose start is bytes that are not text (an image, an archive, a program):
+    mined, it would store garbage; a stray odd byte in text is only replaced."""
+    text = without_escapes(head.decode("utf-8", errors="replace"))
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return  # UTF-16 text (as PowerShell writes it): its NULs are dropped, not a sign
+    if looks_binary(text.removeprefix("\ufeff")):
+        raise InvalidContent(f"{name} looks binary, not text; give agent output as text")
 
 
 def commit(
@@ -164,6 +189,7 @@ def commit_file(
         known = ledger.read(vault, agent)
         place = resume_point(vault, agent, where, stream, output_format)
         if place is None:
+            check_text(stream.read(SNIFF_BYTES), str(path))
             source = FileLines(stream, [(0, None)])
             head, rest = peek(iter(source))
             fmt = detected(head) if output_format == "auto" else output_format

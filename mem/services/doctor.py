@@ -77,7 +77,7 @@ def doctor(
         Problem("unsafe_path", path, 0, "a symlink leading out of the vault; mem ignores it")
         for path in layout.links_outside(vault)
     )
-    problems.extend(check_index(vault, feedback))
+    problems.extend(check_index(vault, fix, feedback))
     problems.extend(check_hook_agents(settings))
     return DoctorReport(tuple(problems), len(refs), entry_count)
 
@@ -403,28 +403,38 @@ def check_gitignore(vault: Path, fix: bool) -> list[Problem]:
     return [fixed(problem, f"added {IGNORE_TEMP}")]
 
 
-def check_index(vault: Path, feedback: Feedback) -> list[Problem]:
-    """Bring the index up to date (always safe: it is a cache) and say what that took."""
+def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
+    """Find an index behind the markdown; with `fix`, bring it up to date (always safe: it is
+    a cache). Without, write nothing: a read-only vault is checked all the same."""
     index = open_index(vault)
     refs = indexed_refs(vault)  # the archive is indexed when a search wants it
     pending = changed_files(vault, index, refs, archive=False)
     if pending is None or not index.is_readable():
         existed = index.folder.exists()
-        with store.locked(vault, INDEX_DIR):
-            rebuild(vault, index, refs, feedback, damaged=False)
-        if not existed:
-            return []  # never built yet (a fresh clone): nothing was wrong
-        problem = Problem("stale_index", INDEX_DIR, 0, "the index was unreadable")
-        return [fixed(problem, "rebuilt it")]
+        problem = Problem("stale_index", INDEX_DIR, 0, "the index is unreadable")
+        if existed and not fix:
+            return [would(problem, "rebuild it")]
+        if fix:
+            with store.locked(vault, INDEX_DIR):
+                rebuild(vault, index, refs, feedback, damaged=False)
+        # Never built yet (a fresh clone) is nothing wrong: the first search builds it.
+        return [fixed(problem, "rebuilt it")] if existed else []
     changed, removed = pending
     if not changed and not removed:
         return []
     problem = Problem(
         "stale_index", INDEX_DIR, 0, f"{len(changed) + len(removed)} file(s) changed since indexed"
     )
+    if not fix:
+        return [would(problem, "reindex them")]
     bring_up_to_date(vault, index, feedback)
     return [fixed(problem, "reindexed them")]
 
 
 def fixed(problem: Problem, how: str) -> Problem:
     return Problem(problem.code, problem.path, problem.line, f"{problem.message}; {how}", True)
+
+
+def would(problem: Problem, how: str) -> Problem:
+    """The problem, saying what `--fix` would do about it (it was not asked to)."""
+    return problem._replace(message=f"{problem.message}; `mem doctor --fix` would {how}")

@@ -12,13 +12,16 @@ from mem.vault import layout, store
 
 def init(settings: Settings, path: Path | None, cwd: Path) -> InitReport:
     """Create `.memory/` (or the --vault folder) and copy in the template's missing files."""
+    outside_git = False
     if settings.vault_flag:
         target = (cwd / settings.vault_flag).resolve()
     else:
         base = (cwd / path).resolve() if path else cwd.resolve()
         if not base.is_dir():
             raise NotAFolder(f"{base} is not a folder; create it first or pick another")
-        target = layout.project_root(base) / VAULT_DIR
+        root = layout.project_root(base)
+        outside_git = root is None  # then the folder itself holds it
+        target = (root or base) / VAULT_DIR
     existed = (target / "mem.toml").is_file()
     template = layout.template_folder()
     created: list[str] = []
@@ -34,4 +37,4 @@ def init(settings: Settings, path: Path | None, cwd: Path) -> InitReport:
                 created.append(relative)
     except OSError as exc:
         raise store.explain_os_error(exc, str(target)) from exc
-    return InitReport(vault=str(target), created=tuple(created), already_existed=existed)
+    return InitReport(str(target), tuple(created), existed, outside_git)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from mem.config import Settings
-from mem.errors import AmbiguousId, EntryNotFound, InvalidInput
+from mem.errors import AmbiguousId, DuplicateId, EntryNotFound, InvalidInput
 from mem.model import ENTRY_ID, MIN_ID_PREFIX, Entry
 from mem.services.feedback import QUIET, Feedback
 from mem.services.refresh import fresh_index
@@ -50,6 +50,29 @@ def find_entry_block(
             f"id {given} matches {len(unique_ids)} entries ({shown}); give more characters"
         )
     return current(vault, candidates[0])
+
+
+def refuse_duplicates(settings: Settings, entry: Entry) -> None:
+    """Refuse to act on an id two entries share (a git merge can leave that): the index keeps
+    one of them, so a command would pick one silently. Says where each is and what to do."""
+    vault = settings.require_vault()
+    header = re.compile(rf"^<!--\s*id:{re.escape(entry.id)}(?=\s|-->)", re.MULTILINE)
+    places: list[str] = []
+    for ref in layout.category_files(vault):
+        if ref.scope == "private" and ref.agent != settings.agent:
+            continue  # another agent's private entries are not named to this one
+        text = store.read_text(vault, ref.path)
+        if f"id:{entry.id}" not in text:  # cheap, before the pattern
+            continue
+        for found in header.finditer(text):
+            line = text.count("\n", 0, found.start()) + 1
+            places.append(f"{ref.path}:{line}")
+    if len(places) > 1:
+        raise DuplicateId(
+            f"id {entry.id} is used by {len(places)} entries ({', '.join(places)}); run "
+            "`mem doctor --fix` to tell them apart (the second gets a new id, an identical "
+            "copy is dropped), then name the one you mean"
+        )
 
 
 def current(vault: Path, indexed: Entry) -> tuple[Entry, str]:

@@ -203,10 +203,10 @@ def roster(
         latest.setdefault(entry.get("from") or entry.agent, entry)
     for agent in agents:
         if agent not in latest:
-            own = index.top(visible._replace(agent=agent), ROSTER_SCAN)
-            found = next((entry for entry in own if not entry.get("from")), None)
-            if found is not None:
-                latest[agent] = found
+            # Its newest, however many others handed to it since or however long ago it sent it.
+            found = index.top(visible._replace(written_by=agent), 1)
+            if found:
+                latest[agent] = found[0]
     lines = []
     for agent in sorted(set(agents) | set(latest)):  # a sender may have no folder of its own
         last = latest.get(agent)

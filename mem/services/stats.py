@@ -20,15 +20,15 @@ AGE_BUCKETS: tuple[tuple[str, float], ...] = (
 
 
 def stats(settings: Settings, now: datetime | None = None) -> Stats:
-    """Count the vault's entries (private ones only for their own agent); with an agent named
-    (`-a`), only that agent's."""
+    """Count the vault's entries (private ones only for their own agent, and said apart); with
+    an agent named (`-a`), only that agent's."""
     vault = settings.require_vault()
     now = now or datetime.now(UTC)
     agents: Counter[str] = Counter()
     categories: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     ages: Counter[str] = Counter({name: 0 for name, _ in AGE_BUCKETS})
-    total = superseded = files = size = 0
+    total = superseded = private = files = size = 0
     for ref in layout.category_files(vault):
         if ref.scope == "private" and ref.agent != settings.agent:
             continue
@@ -38,6 +38,7 @@ def stats(settings: Settings, now: datetime | None = None) -> Stats:
         size += (vault / ref.path).stat().st_size
         for entry in parse(vault, ref)[0]:
             total += 1
+            private += ref.scope == "private"
             if entry.is_superseded:
                 superseded += 1
                 continue
@@ -57,4 +58,5 @@ def stats(settings: Settings, now: datetime | None = None) -> Stats:
         files=files,
         vault_bytes=size,
         index_bytes=index.size_bytes() if index.folder.is_dir() else 0,
+        private=private,
     )

@@ -139,8 +139,8 @@ def inside(vault: Path, relative: str) -> Path:
     return vault.resolve() / relative
 
 
-def project_root(start: Path) -> Path:
-    """Return the main checkout of the git repository holding `start`, else `start` itself."""
+def project_root(start: Path) -> Path | None:
+    """Return the main checkout of the git repository holding `start`, or None outside one."""
     import subprocess  # only `mem init` asks git: ~4 ms off every other command
 
     try:
@@ -153,10 +153,10 @@ def project_root(start: Path) -> Path:
             timeout=10,
         )
     except (OSError, subprocess.SubprocessError):
-        return start
+        return None  # no git to ask
     lines = result.stdout.splitlines() if result.returncode == 0 else []
     if len(lines) < 2:
-        return start  # not a repository, or a bare one: use the folder itself
+        return None  # not a repository, or a bare one
     common, toplevel = Path(lines[0]), Path(lines[1])
     # Worktrees share the common `.git` of the main checkout; submodules and repositories with
     # a separate git dir do not have one named `.git`, so their own top level is the root.

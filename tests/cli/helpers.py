@@ -15,6 +15,7 @@ STATS_KEYS = {
     "schema_version",
     "entries",
     "superseded",
+    "private",
     "by_agent",
     "by_category",
     "by_kind",

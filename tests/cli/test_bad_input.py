@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from .helpers import (
     entry_block,
     error_payload,
     failed,
+    messages,
     no_traceback,
     ok,
     write_category_file,
@@ -98,6 +101,40 @@ def test_binary_stdin_is_refused_as_content_not_usage(mem, vault):
     message = error_payload(mem("add", "-", "--json", input=png), 1, "invalid_content")
     assert "binary" in message
     assert not (vault / "main").exists()
+
+
+@pytest.mark.parametrize(
+    "binary",
+    [
+        b"\x00" * 3000,  # NULs only: read as "the input was empty", with exit 0
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00" + bytes(range(256)) * 8,
+        b"\x7fELF\x02\x01\x01" + b"\x00" * 57 + b"GNU C Library: a string.\x00\x01\x00\x02" * 9,
+    ],
+)
+def test_binary_stdin_to_commit_is_refused_and_nothing_is_written(mem, vault, binary):
+    before = tree(vault)
+    message = error_payload(
+        mem("commit", "--agent", "dev", "--json", input=binary), 1, "invalid_content"
+    )
+    assert message == "mem: the input looks binary, not text; give agent output as text"
+    assert failed(mem("commit", "--agent", "dev", "--dry-run", input=binary), 1) == message
+    assert tree(vault) == before
+
+
+def test_binary_file_to_commit_is_refused_by_name(mem, vault, tmp_path):
+    binary = tmp_path / "shot.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00" + bytes(range(256)) * 8)
+    before = tree(vault)
+    message = failed(mem("commit", "--agent", "dev", "--file", str(binary)), 1)
+    assert message == f"mem: {binary} looks binary, not text; give agent output as text"
+    assert tree(vault) == before
+
+
+def test_text_with_a_few_odd_bytes_and_utf16_text_are_still_committed(mem):
+    odd = b"We decided to keep Postgres for billing. \x00\xff\x1b[31mred\x1b[0m\n"
+    assert data(mem("commit", "--agent", "dev", "--json", "--dry-run", input=odd))["added"]
+    utf16 = "We decided to keep Postgres for billing.\n".encode("utf-16")
+    assert data(mem("commit", "--agent", "dev", "--json", "--dry-run", input=utf16))["added"]
 
 
 def test_undecodable_stdin_is_kept_with_replacement_characters(mem):
@@ -212,6 +249,24 @@ def test_bad_usage_exits_2_without_a_traceback(mem, args):
     assert "Error:" in result.stderr
 
 
+BAD_USAGE_WITH_JSON = [
+    (("search", "x", "--json", "--limit", "abc"), "Invalid value for '--limit' / '-n': 'abc'"),
+    (("list", "--json", "--limit", "0"), "Invalid value for '--limit' / '-n': 0"),
+    (("list", "--json", "--bogus"), "No such option: --bogus; see `mem list --help`"),
+    (("show", "--json"), "Missing argument 'ID'; see `mem show --help`"),
+    (("nosuchcommand", "--json"), "No such command 'nosuchcommand'; see `mem --help`"),
+    (("handoff", "--json", "show", "--bogus"), "No such option: --bogus; see `mem handoff"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"), BAD_USAGE_WITH_JSON, ids=[" ".join(args) for args, _ in BAD_USAGE_WITH_JSON]
+)
+def test_bad_usage_with_json_is_a_json_error_payload(mem, args, said):
+    message = error_payload(mem(*args), 2, "usage")
+    assert message.startswith(f"mem: {said}")
+
+
 def test_a_category_file_symlinked_out_of_the_vault_is_never_written(mem, vault, tmp_path):
     outside = tmp_path / "outside.md"
     outside.write_text("not yours\n")
@@ -280,3 +335,38 @@ def test_a_bad_value_in_mem_toml_is_an_error_naming_the_file_and_key(mem, vault,
     for command in (("recall",), ("search", "x"), ("list",)):
         line = error_payload(mem(*command, "--json"), 1, "invalid_setting")
         assert "mem.toml" in line and f"{key} = " in line and "use " in line
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("[recall]\nbudgte = 300\n", "unknown setting 'recall.budgte' is ignored"),
+        ('defualt_agent = "dev"\n', "unknown setting 'defualt_agent' is ignored"),
+        ("[half_life_days]\ndecison = 3\n", "unknown setting 'half_life_days.decison' is ignored"),
+        (
+            "colour = true\n[ranking]\ndecay_flor = 0.2\n",
+            "unknown settings 'colour', 'ranking.decay_flor' are ignored",
+        ),
+    ],
+)
+def test_an_unknown_key_in_mem_toml_is_named_once_on_stderr_and_ignored(mem, vault, setting, said):
+    (vault / "mem.toml").write_text('default_agent = "main"\n' + setting)
+    warning = f"mem: {vault / 'mem.toml'}: {said}; check the spelling"
+    for command in (("list", "--json"), ("recall", "--json"), ("search", "x", "--json")):
+        result = mem(*command)
+        assert data(result)  # it still works, and stdout holds only its answer
+        assert messages(result.stderr) == [warning]
+    assert ok(mem("add", "hello", "-c", "facts")).stdout.strip()  # main's, not dev's
+    assert (vault / "main" / "facts.md").exists()
+
+
+def test_binary_stdin_with_tee_still_passes_through_whole(vault):
+    binary = bytes(range(256)) * 100
+    completed = subprocess.run(
+        [sys.executable, "-m", "mem", "--vault", str(vault), "commit", "-a", "dev", "--tee"],
+        input=binary,
+        capture_output=True,
+        check=False,
+    )
+    assert completed.returncode == 1 and completed.stdout == binary
+    assert completed.stderr == b"mem: the input looks binary, not text; give agent output as text\n"

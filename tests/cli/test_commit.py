@@ -11,7 +11,7 @@ import pytest
 from extract.claude_sessions import bash_session
 from extract.fake_secrets import FAKE_SECRETS
 
-from .helpers import data, ok, snapshot
+from .helpers import ENTRY_ID, data, ok, snapshot
 from conftest import SHARED
 
 SESSION = """I looked into the failing login test.
@@ -63,6 +63,22 @@ def test_dry_run_stores_nothing_and_says_what_it_would(mem, vault):
     report = data(mem("commit", "--agent", "dev", "--dry-run", "--json", input=SESSION))
     assert report["dry_run"] is True and len(report["added"]) == 4
     assert snapshot(vault) == before
+
+
+def test_dry_run_says_it_would_write_a_handoff_without_an_id_it_never_made(mem, vault):
+    before = snapshot(vault)
+    said = ok(mem("commit", "--agent", "dev", "--dry-run", input=SESSION)).stdout.splitlines()
+    assert said[0].startswith("would add 4, ")
+    assert said[-1] == (
+        "would write a handoff: **What:** Fixed the login redirect race by moving sessions "
+        "server-side."
+    )
+    assert not ENTRY_ID.search(ok(mem("commit", "-a", "dev", "--dry-run", input=SESSION)).stdout)
+    assert snapshot(vault) == before
+    written = ok(mem("commit", "--agent", "dev", input=SESSION)).stdout.splitlines()
+    assert re.fullmatch(
+        rf"handoff {ENTRY_ID.pattern}: \*\*What:\*\* Fixed the login.*", written[-1]
+    )
 
 
 def test_empty_input_stores_nothing_and_says_so(mem, vault):

@@ -244,8 +244,8 @@ def test_tee_passes_every_byte_through_even_when_the_commit_fails(run_mem, tmp_p
 def test_binary_input_stores_no_handoff_of_garbage(mem, vault):
     noise = bytes(range(256)) * 40
     result = mem("commit", "--agent", "dev", "--json", input=noise)
-    report = data(result)
-    assert report["handoff"] is None and report["added"] == []
+    assert result.exit_code == 1 and json.loads(result.stdout)["error"]["code"] == "invalid_content"
+    assert not (vault / "dev").exists()
 
 
 def test_a_byte_order_mark_is_not_part_of_what_is_read(mem, vault):

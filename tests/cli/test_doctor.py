@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -18,7 +19,10 @@ from .helpers import added_id, data, entry_block, messages, ok, write_category_f
 
 def problems(result, exit_code=1):
     assert result.exit_code == exit_code, result.stderr
-    payload = data_of(result)
+    return problems_of(data_of(result))
+
+
+def problems_of(payload):
     return [(p["code"], p["path"], p["line"], p["fixed"]) for p in payload["problems"]]
 
 
@@ -144,16 +148,65 @@ def test_doctor_fix_moves_an_entry_to_the_file_of_its_kind(mem, vault):
     ok(mem("doctor"))
 
 
-def test_doctor_brings_a_stale_index_up_to_date_without_being_asked(mem, vault):
-    # The index is a cache: refreshing it is always safe, so a stale one is no failure.
+def test_doctor_says_what_fix_would_do_to_a_stale_index_and_fix_does_it(mem, vault):
     healthy_vault(mem)
     path = vault / "dev" / "decisions.md"
     path.write_text(path.read_text().replace("Chose bcrypt", "Chose scrypt for hashing"))
-    assert problems(mem("doctor", "--json"), exit_code=0) == [
+    before = tree(vault)
+    result = mem("doctor")
+    assert result.exit_code == 1 and "fixed" not in result.stdout
+    assert result.stdout == (
+        ".mem/index: stale_index: 1 file(s) changed since indexed; "
+        "`mem doctor --fix` would reindex them\n"
+    )
+    assert problems(mem("doctor", "--json")) == [("stale_index", ".mem/index", 0, False)]
+    assert tree(vault) == before  # without --fix, doctor writes nothing
+    assert problems(mem("doctor", "--fix", "--json"), exit_code=0) == [
         ("stale_index", ".mem/index", 0, True)
     ]
     assert data(mem("doctor", "--json"))["problems"] == []
     assert len(data(mem("search", "scrypt", "--json"))["hits"]) == 1
+
+
+def tree(folder):
+    """Every file under `folder`, machine-local state included."""
+    return {path: path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def read_only_mem(vault, *args):
+    """Run `mem --vault VAULT ARGS` with the vault mounted read-only in a mount namespace of
+    its own (root writes through read-only permissions, not through a read-only mount)."""
+    mount = ["unshare", "-rm", "sh", "-c", 'mount --bind -o ro "$1" "$1" && shift && exec "$@"']
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to mount the vault read-only")
+    probe = subprocess.run([*mount, "sh", str(vault), "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount the vault read-only here: {probe.stderr.decode().strip()}")
+    command = [sys.executable, "-m", "mem", "--vault", str(vault), *args]
+    return subprocess.run(
+        [*mount, "sh", str(vault), *command], capture_output=True, text=True, check=False
+    )
+
+
+def test_doctor_checks_a_read_only_vault_and_only_fix_needs_write_access(mem, vault):
+    healthy_vault(mem)
+    path = vault / "dev" / "decisions.md"
+    path.write_text(path.read_text().rstrip().removesuffix("---") + "\n")  # stale, unclosed
+    before = tree(vault)
+    checked = read_only_mem(vault, "doctor", "--json")
+    assert checked.returncode == 1, checked.stderr
+    assert "Traceback" not in checked.stderr
+    assert problems_of(json.loads(checked.stdout)) == [
+        ("missing_separator", "dev/decisions.md", 6, False),
+        ("stale_index", ".mem/index", 0, False),
+    ]
+    fixing = read_only_mem(vault, "doctor", "--fix")
+    assert fixing.returncode == 1 and fixing.stdout == ""
+    assert messages(fixing.stderr) == [
+        "mem: cannot write dev/decisions.md: the vault is read-only (Read-only file system); "
+        + "check its permissions or mount"
+    ]
+    assert tree(vault) == before
 
 
 def test_doctor_fix_restores_a_missing_superseded_by_link(mem, vault):

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import re
 
-from .helpers import added_id, data, entry_block, messages, ok, write_category_file
+from .helpers import (
+    added_id,
+    data,
+    entry_block,
+    error_payload,
+    messages,
+    ok,
+    write_category_file,
+)
 
 
 def test_forget_hides_the_entry_but_keeps_its_text(mem, vault):
@@ -66,3 +74,30 @@ def test_forget_touches_only_the_header_line(mem, vault):
     after = path.read_text().splitlines()
     changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
     assert [before[i] for i in changed] == ["<!-- id:drop-b -->"]
+
+
+def test_forget_refuses_an_id_two_entries_share_and_names_both(mem, vault):
+    # A git merge of two branches can leave one id on two different entries.
+    same = "20261101-100000-abcdef"
+    write_category_file(
+        vault,
+        "dev/decisions.md",
+        "dev",
+        "decisions",
+        entry_block(same, "2026-11-01T10:00Z", "Use bcrypt."),
+        entry_block(same, "2026-11-01T10:00Z", "Use Postgres for billing."),
+    )
+    write_category_file(
+        vault, "qa/lessons.md", "qa", "lessons", entry_block(same, "2026-11-02T10:00Z", "Retry.")
+    )
+    before = {path: path.read_bytes() for path in vault.rglob("*.md")}
+    message = error_payload(mem("forget", "abcdef", "--json"), 1, "duplicate_id")
+    assert message == (
+        f"mem: id {same} is used by 3 entries (dev/decisions.md:6, dev/decisions.md:13, "
+        "qa/lessons.md:6); run `mem doctor --fix` to tell them apart (the second gets a new "
+        "id, an identical copy is dropped), then name the one you mean"
+    )
+    assert {path: path.read_bytes() for path in vault.rglob("*.md")} == before
+    ok(mem("doctor", "--fix"))
+    ok(mem("forget", same))
+    assert len(data(mem("list", "--json"))["entries"]) == 2

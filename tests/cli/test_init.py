@@ -34,13 +34,17 @@ def make_repo(root: Path) -> Path:
     return root
 
 
-def test_init_creates_the_vault_in_a_plain_folder(run_mem, tmp_path):
+def test_init_creates_the_vault_in_a_plain_folder_and_says_it_is_not_in_git(run_mem, tmp_path):
     project = tmp_path / "plain"
     project.mkdir()
     result = ok(run_mem("init", cwd=project))
     vault = project / ".memory"
     assert result.stdout == f"{vault}\n"
-    assert result.stderr == f"vault ready at {vault} ({len(TEMPLATE_FILES)} files created)\n"
+    assert result.stderr == (
+        f"vault ready at {vault} ({len(TEMPLATE_FILES)} files created)\n"
+        f"{project} is not in a git repository, so the vault is in that folder "
+        "(inside one, it goes at the repository's root)\n"
+    )
     assert {p.name for p in vault.iterdir()} == TEMPLATE_FILES
     assert 'default_agent = "main"' in (vault / "mem.toml").read_text()
 
@@ -59,6 +63,8 @@ def test_init_in_a_subfolder_of_a_git_repo_creates_the_vault_at_the_git_root(run
     repo = make_repo(tmp_path / "repo")
     deep = repo / "src" / "deep"
     deep.mkdir(parents=True)
+    said = ok(run_mem("init", cwd=deep)).stderr  # nothing to warn of: it is at the git root
+    assert said == f"vault ready at {repo / '.memory'} ({len(TEMPLATE_FILES)} files created)\n"
     payload = data(run_mem("init", "--json", cwd=deep))
     assert payload["vault"] == str(repo / ".memory")
     assert (repo / ".memory" / "mem.toml").is_file()
@@ -133,6 +139,7 @@ def test_init_with_a_path_or_vault_flag_creates_it_there(run_mem, tmp_path):
     (tmp_path / "other").mkdir()
     assert data(run_mem("init", "other", "--json"))["vault"] == str(tmp_path / "other" / ".memory")
     elsewhere = tmp_path / "custom-vault"
+    assert "git" not in ok(run_mem("--vault", str(elsewhere), "init")).stderr  # asked for there
     assert data(run_mem("--vault", str(elsewhere), "init", "--json"))["vault"] == str(elsewhere)
     assert (elsewhere / "mem.toml").is_file()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .helpers import data, error_payload, failed, messages, ok
+from .helpers import data, entry_block, error_payload, failed, messages, ok, write_category_file
 
 
 def test_a_handoff_from_flags_is_a_structured_entry(mem, vault):
@@ -152,3 +152,35 @@ def test_the_roster_credits_a_handoff_to_the_agent_that_sent_it(mem, vault):
     ok(mem("handoff", "--what", "Wrote the load tests", "-a", "qa", input=""))
     rows = {row["agent"]: row["what"] for row in data(mem("roster", "--json"))["agents"]}
     assert rows == {"dev": "API ready for testing", "qa": "Wrote the load tests"}
+
+
+def handed(count: int, what: str, **header: str) -> list[str]:
+    """`count` handoffs, the newest first, all on 2026-11-02 (after 2026-03-16)."""
+    return [
+        entry_block(f"h{n:04d}", f"2026-11-02T10:{n:02d}Z", f"**What:** {what} {n}", **header)
+        for n in reversed(range(count))
+    ]
+
+
+def test_the_roster_finds_an_agents_own_handoff_under_many_it_received(mem, vault):
+    # Written by hand in the older form (a numeric id, a date with no zone), under 20 newer
+    # handoffs dev sent to qa: once "qa  no handoff yet".
+    own = entry_block("1773679871839", "2026-03-16T16:51", "Tested the release candidate.")
+    sent = handed(20, "dev asks qa", kind="handoff", **{"from": "dev"})
+    write_category_file(vault, "qa/handoffs.md", "qa", "handoffs", *sent, own)
+    rows = {row["agent"]: row for row in data(mem("roster", "--json"))["agents"]}
+    assert rows["qa"] == {
+        "agent": "qa",
+        "when": "2026-03-16T16:51:00Z",
+        "what": "Tested the release candidate.",
+    }
+    assert rows["dev"]["what"] == "dev asks qa 19"
+    assert "qa   2026-03-16 16:51Z  Tested the release candidate." in ok(mem("roster")).stdout
+
+
+def test_the_roster_finds_a_handoff_an_agent_sent_long_ago(mem, vault):
+    sent = entry_block("q0001", "2026-03-16T16:51Z", "**What:** Keys rotated.", **{"from": "ops"})
+    write_category_file(vault, "dev/handoffs.md", "dev", "handoffs", *handed(20, "dev"), sent)
+    ok(mem("add", "Ops prefers Terraform.", "-c", "facts", "-a", "ops"))
+    rows = {row["agent"]: row["what"] for row in data(mem("roster", "--json"))["agents"]}
+    assert rows == {"dev": "dev 19", "ops": "Keys rotated."}

@@ -29,7 +29,7 @@ def test_stats_json_counts_entries_by_agent_category_kind_and_age(mem, vault):
     payload = data(mem("stats", "--json"))
     assert set(payload) == STATS_KEYS
     assert payload["entries"] == 5  # the other agent's private entry is not counted
-    assert payload["superseded"] == 1
+    assert payload["superseded"] == 1 and payload["private"] == 0
     assert payload["by_agent"] == {"dev": 2, "ops": 1, "_shared": 1}
     assert payload["by_category"] == {"facts": 2, "decisions": 1, "lessons": 1}
     assert payload["by_kind"] == {"decision": 1, "convention": 1, "fact": 1, "warning": 1}
@@ -51,6 +51,7 @@ def test_stats_json_counts_entries_by_agent_category_kind_and_age(mem, vault):
     as_dev = data(mem("stats", "--json", "--agent", "dev"))
     # Only dev's entries, its private one included (stats -a counted everyone's before).
     assert as_dev["entries"] == 4 and as_dev["by_agent"] == {"dev": 3} and as_dev["files"] == 3
+    assert as_dev["private"] == 1
 
 
 def test_stats_draws_tables_with_bars(mem, vault):
@@ -64,6 +65,23 @@ def test_stats_draws_tables_with_bars(mem, vault):
     assert any(row[:3] == ["dev", "│", "2"] and row[-1].startswith("█") for row in rows)
     assert re.search(r"\n5 entries \(1 superseded\) in 4 files; vault 1 KiB, index \d+ KiB\n$", out)
     assert not ANSI.search(out)
+
+
+def test_stats_says_how_many_of_the_entries_counted_are_private(mem, vault):
+    seed(mem, vault)
+    out = ok(mem("stats", "-a", "dev")).stdout
+    assert re.search(
+        r"\n4 entries \(1 superseded, 1 private: only this agent sees them\) in 3 files;", out
+    )
+    as_main = ok(mem("stats")).stdout  # dev's private entry is neither counted nor mentioned
+    assert re.search(r"\n5 entries \(1 superseded\) in 4 files;", as_main)
+    assert "private" not in as_main
+    mine = ok(mem("add", "main's own secret plan", "--scope", "private"))
+    assert mine.stdout.strip()
+    assert (
+        "6 entries (1 superseded, 1 private: only this agent sees them)" in ok(mem("stats")).stdout
+    )
+    assert data(mem("stats", "--json"))["private"] == 1
 
 
 def test_stats_of_an_empty_vault(mem):

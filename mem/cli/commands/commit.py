@@ -83,6 +83,6 @@ def commit(
             if copy is not None:
                 # Pass through whatever the reader did not read, whatever became of the commit:
                 # the agent's output must reach the rest of the pipe.
-                for _ in commit_service.lines_of(stream, copy):
+                for _ in commit_service.copied(stream, copy):
                     pass
     render.committed(report, as_json, to_stderr=tee, explain=explain)
