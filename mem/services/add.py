@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.errors import InvalidInput
-from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, Entry
+from mem.errors import InvalidContent, InvalidInput
+from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, MAX_ENTRY_BYTES, SCOPES, Entry
 from mem.services.fact_cap import MAX_FACTS, cap_facts
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import find_entry
@@ -18,6 +18,15 @@ from mem.vault import entries as entry_codec
 from mem.vault import layout, operations
 
 TAG_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
+
+
+def check_size(text: str) -> None:
+    """Refuse more text than one entry's worth, as `mem add -` does with stdin."""
+    if len(text.encode("utf-8", "replace")) > MAX_ENTRY_BYTES:
+        raise InvalidContent(
+            f"the text is more than {MAX_ENTRY_BYTES // 1024} KiB; one entry should be short "
+            "(keep the point, not the whole document)"
+        )
 
 
 def add(

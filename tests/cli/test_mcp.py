@@ -129,6 +129,15 @@ def test_bad_arguments_and_mem_errors_come_back_as_tool_errors(vault, mem):
     assert entry  # the vault itself is untouched by the failed calls
 
 
+def test_publish_refuses_more_than_one_entrys_worth_in_one_line(vault):
+    big = "The build cache keeps every layer. " * 60_000  # 2.1 MB
+    refused, handed = call(vault, ("publish", {"text": big}), ("handoff", {"summary": big}))
+    for result in (refused, handed):
+        assert result.is_error and "\n" not in text(result)
+        assert "more than 1024 KiB" in text(result), text(result)
+    assert "build cache" not in "".join(p.read_text() for p in vault.rglob("*.md"))
+
+
 def test_mcp_without_a_vault_fails_before_serving(run_mem, tmp_path):
     result = run_mem("mcp", cwd=tmp_path)
     assert result.exit_code == 1
