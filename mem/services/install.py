@@ -65,7 +65,10 @@ HOOKS: dict[str, tuple[Hook, ...]] = {
         Hook("SessionEnd", None, 3),  # Codex clamps it to 3 s
     ),
     "gemini": (
-        Hook("SessionStart", "startup|resume|clear", 15000),
+        # Gemini compares a lifecycle event's matcher (SessionStart, PreCompress, SessionEnd)
+        # with its source as one exact string, so "startup|resume|clear" matches nothing; no
+        # matcher matches every source (gemini-cli packages/core/src/hooks/hookPlanner.ts).
+        Hook("SessionStart", None, 15000),
         Hook("BeforeAgent", None, 10000),
         # Gemini reads additionalContext after a tool, not before it.
         Hook("AfterTool", "write_file|replace|run_shell_command", 5000),
