@@ -96,8 +96,9 @@ INSTALLABLE = tuple(MCP_FILES)
 NEXT_STEPS = {
     "claude-code": "start claude in the project: /hooks lists the hooks, /mcp the server "
     "(approve the project's .mcp.json when asked)",
-    "codex": "open codex and review the new hooks with /hooks: Codex runs a hook only once "
-    "you trust it, and a project's MCP servers only in a trusted project",
+    "codex": "open codex in the project, trust the folder and review the new hooks with "
+    "/hooks: Codex reads a project's hooks and MCP servers only in a trusted folder, and runs "
+    "a hook only once you trust it; `codex exec` asks neither, and without both runs no hook",
     "gemini": "start gemini in a trusted folder (Gemini runs no hooks in an untrusted one)",
     "antigravity": "restart agy in the project and check the server with /mcp (agy gets the "
     "MCP server only: its hooks are not installed)",

@@ -28,7 +28,7 @@ class Client:
 
     @property
     def folder(self) -> Path:
-        return cache_folder() / f"{self.name}-{self.version}"
+        return CACHE / f"{self.name}-{self.version}"
 
     @property
     def path(self) -> Path:
@@ -50,26 +50,36 @@ CLIENTS = {
 }
 
 
-def cache_folder() -> Path:
+def cache_folder(environ: dict[str, str]) -> Path:
     """Where install_clients.sh keeps the clients (the same rule as the script's)."""
-    if os.environ.get("MEM_TEST_CLIENTS"):
-        return Path(os.environ["MEM_TEST_CLIENTS"])
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "mem-test-clients"
+    if environ.get("MEM_TEST_CLIENTS"):
+        return Path(environ["MEM_TEST_CLIENTS"])
+    cache = environ.get("XDG_CACHE_HOME") or str(Path(environ.get("HOME", "~")) / ".cache")
+    return Path(cache).expanduser() / "mem-test-clients"
+
+
+# Taken at import, before any test points HOME at a temporary folder: npm needs the user's
+# own configuration, and the clients stay in the user's cache between runs.
+USER_ENV = dict(os.environ)
+CACHE = cache_folder(USER_ENV)
 
 
 def install_all() -> str:
-    """Run install_clients.sh (quick when every client is there); what it said, for a skip."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        return "node and npm are not on PATH"
+    """Run install_clients.sh (quick when every client is there); "" when it succeeded, else
+    why not, for the tests' skip reason."""
+    for tool in ("node", "npm"):
+        if shutil.which(tool, path=USER_ENV.get("PATH")) is None:
+            return f"{tool} is not on PATH"
     done = subprocess.run(
         ["bash", str(INSTALL_SCRIPT)],
+        env={**USER_ENV, "MEM_TEST_CLIENTS": str(CACHE)},
         capture_output=True,
         text=True,
         timeout=900,
         check=False,
     )
-    return done.stderr.strip()
+    said = done.stderr.strip().splitlines()
+    return "" if done.returncode == 0 else (said[-1] if said else f"exit {done.returncode}")
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,7 @@ class Place:
     def env(self, **extra: str) -> dict[str, str]:
         """The environment of every process the test starts: nothing of the real user's."""
         venv_bin = str(Path(sys.executable).parent)
-        node_bin = str(Path(shutil.which("node") or "/usr/bin/node").parent)
+        node_bin = str(Path(shutil.which("node", path=USER_ENV.get("PATH")) or "/bin/x").parent)
         env = {
             "PATH": os.pathsep.join(dict.fromkeys([venv_bin, node_bin, "/usr/bin", "/bin"])),
             "HOME": str(self.home),
@@ -187,12 +197,14 @@ def gemini_config(place: Place) -> None:
 
 
 def session_command(
-    client: Client, place: Place, base_url: str
+    client: Client, place: Place, base_url: str, *flags: str
 ) -> tuple[list[str], dict[str, str]]:
-    """The command line and environment of one non-interactive session."""
+    """The command line and environment of one non-interactive session, with the client's
+    own `flags` added."""
     if client.name == "claude-code":
         return [
             str(client.path),
+            *flags,
             "-p",
             PROMPT,
             "--allowedTools",
@@ -212,6 +224,7 @@ def session_command(
         return [
             str(client.path),
             "exec",
+            *flags,
             "--dangerously-bypass-hook-trust",
             "--dangerously-bypass-approvals-and-sandbox",
             PROMPT,
@@ -220,6 +233,7 @@ def session_command(
         gemini_config(place)
         return [
             str(client.path),
+            *flags,
             "-p",
             PROMPT,
             "--yolo",

@@ -76,8 +76,23 @@ class Sessions:
 @pytest.fixture(scope="module", params=list(CLIENTS))
 def sessions(request, installed: str, tmp_path_factory) -> Sessions:
     client = CLIENTS[request.param]
-    if not client.path.exists():
-        pytest.skip(f"{client.package}@{client.version} is not installed ({installed})")
+    place = installed_place(client, installed, tmp_path_factory)
+    done = Sessions(client, place)
+    done.installed = settings_files(done)
+    for script, kept in ((FIRST, done.after_first), (SECOND, done.after_second)):
+        done.standins.append(session(client, place, script))
+        kept.update(vault_files(place))
+    mem(place, "uninstall", client.name)
+    done.uninstalled = settings_files(done)
+    return done
+
+
+def installed_place(client: Client, installed: str, tmp_path_factory) -> Place:
+    """A project with a vault, a fact and a lesson in it, the user's own settings in the
+    client's files, and `mem install CLIENT --agent dev` run."""
+    if installed.startswith(("node", "npm")) or not client.path.exists():
+        why = installed or "tests/agents/install_clients.sh did not install it"
+        pytest.skip(f"{client.package}@{client.version} is not in {client.folder}: {why}")
     root = tmp_path_factory.mktemp(client.name)
     place = Place(root, root / "home", root / "project")
     for folder in (place.home, place.project, root / "tmp"):
@@ -91,20 +106,13 @@ def sessions(request, installed: str, tmp_path_factory) -> Sessions:
             (place.project / name).parent.mkdir(parents=True, exist_ok=True)
             (place.project / name).write_text(text)
     mem(place, "install", client.name, "--agent", "dev")
-    done = Sessions(client, place)
-    done.installed = settings_files(done)
-    for script, kept in ((FIRST, done.after_first), (SECOND, done.after_second)):
-        done.standins.append(session(client, place, script))
-        kept.update(vault_files(place))
-    mem(place, "uninstall", client.name)
-    done.uninstalled = settings_files(done)
-    return done
+    return place
 
 
-def session(client: Client, place: Place, script: Script) -> StandIn:
+def session(client: Client, place: Place, script: Script, *flags: str) -> StandIn:
     """One session against a new stand-in; returns what the stand-in received."""
     with serving(client.dialect, script) as standin:
-        command, env = session_command(client, place, standin.url)
+        command, env = session_command(client, place, standin.url, *flags)
         done = subprocess.run(
             command,
             cwd=place.project,
@@ -193,3 +201,15 @@ def test_uninstall_gives_every_settings_file_back(sessions):
 def before(sessions: Sessions, name: str) -> bytes | None:
     text = USER_SETTINGS[sessions.client.name][name]
     return None if text is None else text.encode()
+
+
+def test_codex_exec_ephemeral_keeps_the_turns_decision(installed, tmp_path_factory):
+    """`codex exec --ephemeral` writes no rollout (its Stop hook gets a null transcript_path):
+    the last message, which Stop carries, is what is kept."""
+    client = CLIENTS["codex"]
+    place = installed_place(client, installed, tmp_path_factory)
+    session(client, place, FIRST, "--ephemeral")
+    assert not list((place.home / ".codex").rglob("rollout-*.jsonl"))
+    stored = vault_files(place)
+    assert FIRST.final in [body for _, _, body in entries(stored["decisions"])]
+    assert FIRST.final in entries(stored["handoffs"])[0][2]

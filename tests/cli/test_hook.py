@@ -258,6 +258,57 @@ def test_codex_stop_prints_nothing_and_gemini_always_prints_json(mem, hook):
     assert "git push" in context_of(gemini, "BeforeTool")
 
 
+def test_a_codex_stop_without_a_rollout_keeps_the_turns_last_message(mem, hook, vault):
+    # `codex exec --ephemeral` writes no rollout: Codex 0.171 sends transcript_path null.
+    said = "We decided to use Redis over Memcached because restarts keep sessions."
+    for _ in range(2):  # the same Stop again (a hook that continued the turn): kept once
+        stdout, _ = hook(
+            "Stop",
+            agent="codex",
+            transcript_path=None,
+            turn_id="t1",
+            last_assistant_message=said,
+            stop_hook_active=False,
+        )
+        assert stdout == ""
+    decisions = (vault / "dev" / "decisions.md").read_text(encoding="utf-8")
+    assert decisions.count(said) == 1
+    handoffs = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+    assert len(handoffs["entries"]) == 1 and said in handoffs["entries"][0]["body"]
+
+
+@pytest.mark.parametrize(
+    ("agent", "event", "records"),
+    [
+        # A Codex 0.171 rollout at a session's end when no prompt was sent: its first line.
+        (
+            "codex",
+            "Stop",
+            [{"type": "session_meta", "payload": {"id": "c-1", "cli_version": "0.171.0"}}],
+        ),
+        # Gemini CLI 0.61 fires PreCompress before the first answer: the preamble, no turn.
+        (
+            "gemini",
+            "PreCompress",
+            [
+                {"sessionId": "g-1", "projectHash": "ab", "startTime": "2026-11-28T18:01:53Z"},
+                {"id": "u0", "type": "user", "content": [{"text": "<session_context>\n…"}]},
+            ],
+        ),
+    ],
+)
+def test_a_session_file_with_nothing_said_yet_is_no_failure(
+    hook, vault, tmp_path, agent, event, records
+):
+    session = tmp_path / "session.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records))
+    hook(event, agent=agent, transcript_path=str(session))
+    assert not (vault / ".mem" / "hook-errors.log").exists()
+    assert not (vault / "dev" / "handoffs.md").exists() or "id:" not in (
+        vault / "dev" / "handoffs.md"
+    ).read_text(encoding="utf-8")
+
+
 def test_gemini_after_agent_commits_its_session_file_once(mem, hook, vault, tmp_path):
     said = "We decided to keep PostgreSQL because the JSONB queries need it."
     records = [
