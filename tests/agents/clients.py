@@ -197,7 +197,7 @@ def gemini_config(place: Place) -> None:
 
 
 def session_command(
-    client: Client, place: Place, base_url: str, *flags: str
+    client: Client, place: Place, base_url: str, *flags: str, hooks_trusted: bool = True
 ) -> tuple[list[str], dict[str, str]]:
     """The command line and environment of one non-interactive session, with the client's
     own `flags` added."""
@@ -221,11 +221,12 @@ def session_command(
         codex_config(place, base_url)
         # Codex runs a hook only once a person has reviewed it (/hooks in the TUI stores its
         # hash); this flag is that review, for this run only.
+        trust = ["--dangerously-bypass-hook-trust"] if hooks_trusted else []
         return [
             str(client.path),
             "exec",
             *flags,
-            "--dangerously-bypass-hook-trust",
+            *trust,
             "--dangerously-bypass-approvals-and-sandbox",
             PROMPT,
         ], place.env(STANDIN_API_KEY="standin")

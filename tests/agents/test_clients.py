@@ -109,10 +109,14 @@ def installed_place(client: Client, installed: str, tmp_path_factory) -> Place:
     return place
 
 
-def session(client: Client, place: Place, script: Script, *flags: str) -> StandIn:
+def session(
+    client: Client, place: Place, script: Script, *flags: str, hooks_trusted: bool = True
+) -> StandIn:
     """One session against a new stand-in; returns what the stand-in received."""
     with serving(client.dialect, script) as standin:
-        command, env = session_command(client, place, standin.url, *flags)
+        command, env = session_command(
+            client, place, standin.url, *flags, hooks_trusted=hooks_trusted
+        )
         done = subprocess.run(
             command,
             cwd=place.project,
@@ -167,6 +171,16 @@ def test_the_lesson_naming_the_file_reaches_the_model_at_the_tool_call(sessions)
     assert any(NOTE in body for body in first[1:]), "the lesson on greeting.txt never came"
 
 
+# How each client names the tools of the MCP server "mem" to the model.
+MCP_TOOL = {"claude-code": "mcp__mem__get_context", "gemini": "mcp_mem_get_context"}
+
+
+def test_the_mcp_servers_tools_are_offered_to_the_model(sessions):
+    if sessions.client.name not in MCP_TOOL:
+        pytest.skip("Codex 0.171 lists a server's tools only through its tool_search tool")
+    assert MCP_TOOL[sessions.client.name] in model_requests(sessions.standins[0])[0]
+
+
 def test_the_sessions_decision_is_stored_with_a_handoff(sessions):
     decisions = [body for _, _, body in entries(sessions.after_first.get("decisions", ""))]
     assert FIRST.final in decisions
@@ -213,3 +227,13 @@ def test_codex_exec_ephemeral_keeps_the_turns_decision(installed, tmp_path_facto
     stored = vault_files(place)
     assert FIRST.final in [body for _, _, body in entries(stored["decisions"])]
     assert FIRST.final in entries(stored["handoffs"])[0][2]
+
+
+def test_codex_exec_runs_no_hook_nobody_trusted(installed, tmp_path_factory):
+    """What a Codex user sees before reviewing the hooks with /hooks: `codex exec` runs none
+    of them, silently, so no recall reaches the model and nothing is stored."""
+    client = CLIENTS["codex"]
+    place = installed_place(client, installed, tmp_path_factory)
+    standin = session(client, place, FIRST, hooks_trusted=False)
+    assert not any(FACT in body for body in model_requests(standin))
+    assert "decisions" not in vault_files(place)
