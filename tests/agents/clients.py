@@ -177,19 +177,24 @@ def codex_config(place: Place, base_url: str) -> None:
         'env_key = "STANDIN_API_KEY"\n'
         'wire_api = "responses"\n\n'
         f"[projects.{json.dumps(str(place.project))}]\n"
-        'trust_level = "trusted"\n'
+        'trust_level = "trusted"\n\n'
+        "[features]\n"
+        "plugins = false  # no sync of OpenAI's plugin list from github.com\n\n"
+        "[analytics]\n"
+        "enabled = false\n"
     )
 
 
 def gemini_config(place: Place) -> None:
     """Gemini CLI's own user settings: the API key way in (whose base URL the stand-in
-    takes), no usage statistics, and the project a trusted folder (what its trust prompt
-    stores): Gemini runs no project hooks in an untrusted folder."""
+    takes), no usage statistics or update checks, and the project a trusted folder (what its
+    trust prompt stores): Gemini runs no project hooks in an untrusted folder."""
     folder = place.home / ".gemini"
     folder.mkdir(parents=True, exist_ok=True)
     settings = {
         "security": {"auth": {"selectedType": "gemini-api-key"}},
         "privacy": {"usageStatisticsEnabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
     }
     (folder / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
     trusted = {str(place.project): "TRUST_FOLDER"}

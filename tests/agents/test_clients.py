@@ -27,6 +27,8 @@ from tests.agents.clients import (
 )
 from tests.agents.standin import Script, StandIn, serving
 
+pytestmark = pytest.mark.slow  # a few seconds a session: real clients, real hooks
+
 FACT = "The staging database is called kestrel-7."
 LESSON = "greeting.txt is read by the release script; keep it to one line."
 FIRST = Script(
@@ -172,13 +174,16 @@ def test_the_lesson_naming_the_file_reaches_the_model_at_the_tool_call(sessions)
 
 
 # How each client names the tools of the MCP server "mem" to the model.
-MCP_TOOL = {"claude-code": "mcp__mem__get_context", "gemini": "mcp_mem_get_context"}
+MCP_PREFIX = {"claude-code": "mcp__mem__", "gemini": "mcp_mem_"}
+MCP_TOOLS = ("get_context", "handoff", "publish", "query", "search")
 
 
 def test_the_mcp_servers_tools_are_offered_to_the_model(sessions):
-    if sessions.client.name not in MCP_TOOL:
+    if sessions.client.name not in MCP_PREFIX:
         pytest.skip("Codex 0.171 lists a server's tools only through its tool_search tool")
-    assert MCP_TOOL[sessions.client.name] in model_requests(sessions.standins[0])[0]
+    first = model_requests(sessions.standins[0])[0]
+    for tool in MCP_TOOLS:
+        assert MCP_PREFIX[sessions.client.name] + tool in first, tool
 
 
 def test_the_sessions_decision_is_stored_with_a_handoff(sessions):
