@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,9 +42,6 @@ class StandIn:
     script: Script
     requests: list[Request] = field(default_factory=list)
     url: str = ""
-
-    def bodies(self) -> str:
-        return "\n".join(request.text for request in self.requests)
 
 
 # Codex's shell tools over the versions, and the arguments each takes.
@@ -256,7 +253,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def send_events(self, events: Iterator[tuple[str | None, Any]] | tuple[Any, ...]) -> None:
+    def send_events(self, events: Iterable[tuple[str | None, Any]]) -> None:
         """Server-sent events, each `event: NAME` (when named) and `data: JSON`."""
         chunks = []
         for name, payload in events:

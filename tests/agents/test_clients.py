@@ -1,10 +1,11 @@
-"""Each real agent client, installed by `mem install`, runs two sessions against a scripted
+"""Each real agent client, wired by `mem install`, runs two sessions against a scripted
 stand-in for its model API: what reached the model, what the vault kept, what uninstall left.
 
 Per client, one project: a fact and a lesson seeded with `mem add`, user settings already in
 the client's files, `mem install CLIENT --agent dev`, two non-interactive sessions (each: one
 shell call that writes greeting.txt, then a final answer holding a decision), `mem uninstall`.
-The tests below read what that left; the sessions run once per client.
+The tests read what that left; the sessions run once per client. Two more Codex runs, at the
+end, are an ephemeral session and one whose hooks nobody trusted.
 """
 
 from __future__ import annotations
@@ -131,8 +132,9 @@ def session(
         )
         log = place.root / f"session-{len(list(place.root.glob('session-*')))}.log"
         log.write_text(f"$ {command}\n{done.stdout}\n--- stderr\n{done.stderr}")
-        assert done.returncode == 0, f"{client.name} exited {done.returncode}; see {log}"
-        assert script.final in done.stdout, f"{client.name} did not finish; see {log}"
+        said = f"see {log}; its stderr ends:\n{done.stderr[-3000:]}"
+        assert done.returncode == 0, f"{client.name} exited {done.returncode}; {said}"
+        assert script.final in done.stdout, f"{client.name} did not finish; {said}"
         wait_for_hooks(place)
     return standin
 
