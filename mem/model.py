@@ -50,6 +50,7 @@ DEFAULT_HALF_LIFE_DAYS: dict[str, float] = {
 DEFAULT_DECAY_FLOOR = 0.5
 
 SCOPES: tuple[str, ...] = ("agent", "shared", "private")
+MAX_ENTRY_BYTES = 1 << 20  # one entry's worth of text: `mem add -` and MCP's publish take no more
 SHARED_FOLDER = "_shared"
 
 AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")

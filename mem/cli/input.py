@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 
 from mem.errors import InvalidContent
+from mem.model import MAX_ENTRY_BYTES
 
-MAX_STDIN_BYTES = 1 << 20  # one entry's worth; `mem commit` streams larger input
+MAX_STDIN_BYTES = MAX_ENTRY_BYTES  # `mem commit` streams larger input
 
 
 def clean_text(text: str) -> str:

@@ -63,14 +63,27 @@ COMMIT_LINE = re.compile(
     r"^\[(?P<branch>[^\s\]]+)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\] (?P<subject>.+)$",
     re.MULTILINE,
 )
-# `mem`'s own recall, as written or HTML-escaped (Gemini hands hook context back escaped).
-RECALL_OPENERS = ("<mem-recall", "&lt;mem-recall")
-RECALL_CLOSERS = ("</mem-recall>", "&lt;/mem-recall&gt;")
-# A written block ends at its closer or the end; an escaped one only at its own closer (an
-# escaped opener with none is prose that names the tag).
-RECALL_BLOCK = re.compile(
-    r"<mem-recall\b.*?(?:</mem-recall>|\Z)|&lt;mem-recall\b.*?&lt;/mem-recall&gt;", re.DOTALL
+# `<` and `>` as `mem`'s own recall reaches a transcript: written; HTML-escaped (Gemini CLI
+# hands hook context back so), as character references or escaped twice (a web page of such a
+# chat); JSON-escaped (`\u003c`, as Go writes JSON; `<\/`, as PHP does).
+RECALL_ANGLES = {
+    "written": ("<", ">"),
+    "html": ("&lt;", "&gt;"),
+    "decimal": ("&#0*60;", "&#0*62;"),
+    "hex": ("&#x0*3c;", "&#x0*3e;"),
+    "html_twice": ("&amp;lt;", "&amp;gt;"),
+    "json": (r"\\u003c", r"\\u003e"),
+}
+RECALL_OPENER = re.compile(
+    "|".join(f"(?P<{name}>{lt})mem-recall\\b" for name, (lt, _) in RECALL_ANGLES.items()),
+    re.IGNORECASE,
 )
+# A block ends at a closer in its own encoding: a written one also at the end of the text; an
+# escaped one without its closer is prose that names the tag.
+RECALL_CLOSERS = {
+    name: re.compile(f"{lt}\\\\?/mem-recall{gt}", re.IGNORECASE)
+    for name, (lt, gt) in RECALL_ANGLES.items()
+}
 AIDER_COMMIT = re.compile(r"^Commit (?P<sha>[0-9a-f]{7,40}) (?P<subject>.+)$")
 AIDER_EDIT = re.compile(r"^Applied edit to (?P<path>\S.*)$")
 AIDER_UNDO = re.compile(r"^Removed: (?P<sha>[0-9a-f]{7,40}) ")
@@ -379,40 +392,69 @@ def person_text(text: str) -> str:
 
 
 def strip_recall(text: str) -> str:
-    """Drop `mem`'s own recall block, as written or HTML-escaped, so recalled memory is never
-    stored again."""
-    return RECALL_BLOCK.sub("", text) if any(o in text for o in RECALL_OPENERS) else text
+    """Drop `mem`'s own recall blocks, in any encoding (RECALL_ANGLES), so recalled memory is
+    never stored again."""
+    return cut_recall(text, final=True)[0] if "mem-recall" in text else text
+
+
+def cut_recall(text: str, final: bool) -> tuple[str, bool, re.Pattern[str] | None]:
+    """`text` without its recall blocks; whether a written block is left open at its end; and,
+    unless `final`, the closer an escaped block left open waits for (the text is then to be
+    read again with what follows, "" kept meanwhile)."""
+    kept: list[str] = []
+    at = 0
+    while found := RECALL_OPENER.search(text, at):
+        kind = found.lastgroup or "written"
+        end = RECALL_CLOSERS[kind].search(text, found.end())
+        if end is not None:
+            kept.append(text[at : found.start()])
+            at = end.end()
+        elif kind == "written":
+            kept.append(text[at : found.start()])
+            return "".join(kept), True, None
+        elif not final:
+            return "", False, RECALL_CLOSERS[kind]
+        else:  # an escaped tag with no closer: prose that names it
+            kept.append(text[at : found.end()])
+            at = found.end()
+    kept.append(text[at:])
+    return "".join(kept), False, None
 
 
 def without_recall(lines: Iterable[str]) -> Iterator[str]:
-    """Drop the lines of a recall block (as written or HTML-escaped) from a line stream; what
-    stands before or after a block on its lines is kept, as one line."""
-    closer = ""  # inside a block: the closer that ends it
+    """Drop the lines of a recall block (in any encoding) from a line stream; what stands
+    before or after a block on its lines is kept, as one line. Lines from an escaped opener on
+    are held until its closer: with none by the end, they were prose and are kept."""
+    held: list[str] = []
+    closer: re.Pattern[str] | None = None  # what the held lines wait for
+    written_open = False  # inside a written block: its lines go, up to its closer or the end
     for line in lines:
-        if not closer and not any(opener in line for opener in RECALL_OPENERS):
+        if held:
+            held.append(line)
+            if closer is not None and not closer.search(line):
+                continue
+            line, held = "".join(held), []
+        elif written_open:
+            end = RECALL_CLOSERS["written"].search(line)
+            if end is None:
+                continue
+            line, written_open = line[end.end() :], False
+        elif "mem-recall" not in line:
             yield line
             continue
-        kept: list[str] = []
-        while line:
-            if closer:
-                if closer not in line:
-                    break
-                line = line.split(closer, 1)[1]
-                closer = ""
-            opened = [
-                (line.find(opener), end)
-                for opener, end in zip(RECALL_OPENERS, RECALL_CLOSERS, strict=True)
-                if opener in line
-            ]
-            if not opened:
-                kept.append(line)
-                break
-            at, closer = min(opened)
-            kept.append(line[:at])
-            line = line[at:]
-        text = "".join(kept)
-        if text.strip():
-            yield text if text.endswith("\n") else text + "\n"
+        text, written_open, closer = cut_recall(line, final=False)
+        if closer is not None:
+            held = [line]
+        elif text.strip():
+            yield from as_lines(text)
+    if held:
+        yield from as_lines(cut_recall("".join(held), final=True)[0])
+
+
+def as_lines(text: str) -> Iterator[str]:
+    """The lines of `text`, each ending in a newline."""
+    for line in text.splitlines(keepends=True):
+        yield line if line.endswith("\n") else line + "\n"
 
 
 # --- plain text ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 from mem.extract.checks import check_commands
 from mem.extract.formats import (
+    GEMINI_SETUP,
     Message,
     as_dict,
     json_lines,
@@ -53,9 +54,9 @@ def message_of(record: dict[str, Any], session: str) -> Iterator[Message]:
     if kind == "user":
         # What hooks added (`mem`'s recall among it) comes back as a text part of its own,
         # `<hook_context>…</hook_context>`, after the person's words; a session opens with the
-        # CLI's `<session_context>` preamble. Neither is the person's.
+        # CLI's `<session_context>` preamble (untagged in older versions). Neither is the person's.
         text = strip_injected(strip_recall(text_of(parts)))
-        if text.strip():
+        if text.strip() and not text.lstrip().startswith(GEMINI_SETUP):
             yield Message("user", text.strip(), session=session)
     elif kind == "gemini":
         tokens = as_dict(record.get("tokens"))

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mem.config import Settings, check_agent
-from mem.errors import InvalidInput
+from mem.errors import InvalidContent, InvalidInput
 from mem.extract.redact import redact
-from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, SCOPES, Entry
+from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, MAX_ENTRY_BYTES, SCOPES, Entry
 from mem.services.fact_cap import MAX_FACTS, cap_facts
 from mem.services.feedback import QUIET, Feedback
 from mem.services.lookup import find_entry
@@ -20,6 +20,15 @@ from mem.vault import layout, operations
 
 TAG_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
 MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
+
+
+def check_size(text: str) -> None:
+    """Refuse more text than one entry's worth, as `mem add -` does with stdin."""
+    if len(text.encode("utf-8", "replace")) > MAX_ENTRY_BYTES:
+        raise InvalidContent(
+            f"the text is more than {MAX_ENTRY_BYTES // 1024} KiB; one entry should be short "
+            "(keep the point, not the whole document)"
+        )
 
 
 def add(

@@ -9,7 +9,8 @@ at each is one of five actions:
   not show; nothing when nothing is relevant;
 - tool: before an edit or a command, the lessons and warnings that name its file or command;
 - turn: commit the part of the transcript not committed before (the ledger makes a transcript
-  sent again on every turn count once); the session's handoff is rewritten in place;
+  sent again on every turn count once); the session's handoff is rewritten in place; with no
+  transcript at all (`codex exec --ephemeral`), the turn's last message;
 - end: the same, for the last time.
 """
 
@@ -60,6 +61,7 @@ class HookEvent(NamedTuple):
     subagent: bool = False
     prompt: str = ""
     tool_input: Mapping[str, Any] = {}
+    last_message: str = ""  # Stop's `last_assistant_message` (Claude Code, Codex)
 
 
 class HookAnswer(NamedTuple):
@@ -84,6 +86,7 @@ def read_event(kind: str, payload: Mapping[str, Any]) -> HookEvent:
         subagent=subagent,
         prompt=text_field(payload, "prompt"),
         tool_input=tool_input if isinstance(tool_input, dict) else {},
+        last_message=text_field(payload, "last_assistant_message"),
     )
 
 
@@ -165,11 +168,16 @@ def before_tool(settings: Settings, event: HookEvent) -> HookAnswer:
 def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None) -> HookAnswer:
     """Commit what the transcript holds that no commit took before. A subagent's transcript
     gives its lessons and decisions but no handoff: the session's own handoff stays."""
+    from mem.errors import FormatMismatch
     from mem.extract import sessions
     from mem.services.commit import commit_file
 
     if not event.transcript:
-        # Codex may send none (an ephemeral session): nothing to commit, and the log says so
+        # `codex exec --ephemeral` keeps no rollout and sends a null transcript_path: the
+        # turn's last message is all there is, or the session leaves nothing behind.
+        if event.last_message.strip():
+            commit_last_message(settings, event, now)
+            return HookAnswer(event.name)
         return HookAnswer(
             event.name, note=f"{event.name} gave no transcript_path: nothing committed"
         )
@@ -182,9 +190,34 @@ def commit_transcript(settings: Settings, event: HookEvent, now: datetime | None
             event.name, note=f"{event.name}: no transcript at {path}: nothing committed"
         )
     fmt = sessions.FORMATS.get(event.kind, "auto")  # the format each agent keeps them in
-    # The ledger knows how far the last event read it: only what was appended is read.
-    commit_file(settings, path, fmt, now=now, hand_off=not event.subagent)
+    try:
+        # The ledger knows how far the last event read it: only what was appended is read.
+        commit_file(settings, path, fmt, now=now, hand_off=not event.subagent)
+    except FormatMismatch:
+        # The agent named its own session file, so nothing read is nothing said yet: a Codex
+        # rollout still at its first line when the session ends, Gemini's file when
+        # PreCompress comes before the first answer. Not a failure to log (tests/agents runs
+        # the real clients, which is where a changed format shows).
+        pass
     return HookAnswer(event.name)
+
+
+def commit_last_message(settings: Settings, event: HookEvent, now: datetime | None) -> None:
+    """Commit a turn's last message under the session's id, in the shape `codex exec --json`
+    prints (the ledger takes the same message sent twice once)."""
+    import json
+
+    from mem.services.commit import commit
+
+    said = {"type": "item.completed", "item": {"type": "agent_message", "text": event.last_message}}
+    lines = [json.dumps({"type": "thread.started", "thread_id": event.session}), json.dumps(said)]
+    commit(
+        settings,
+        [line + "\n" for line in lines],
+        "codex-jsonl",
+        now=now,
+        hand_off=not event.subagent,
+    )
 
 
 def labelled(block: RecallBlock) -> str:

@@ -66,7 +66,10 @@ HOOKS: dict[str, tuple[Hook, ...]] = {
         Hook("SessionEnd", None, 3),  # Codex clamps it to 3 s
     ),
     "gemini": (
-        Hook("SessionStart", "startup|resume|clear", 15000),
+        # Gemini compares a lifecycle event's matcher (SessionStart, PreCompress, SessionEnd)
+        # with its source as one exact string, so "startup|resume|clear" matches nothing; no
+        # matcher matches every source (gemini-cli packages/core/src/hooks/hookPlanner.ts).
+        Hook("SessionStart", None, 15000),
         Hook("BeforeAgent", None, 10000),
         # Gemini reads additionalContext after a tool, not before it.
         Hook("AfterTool", "write_file|replace|run_shell_command", 5000),
@@ -98,8 +101,9 @@ USER_NEXT_STEPS = {
 NEXT_STEPS = {
     "claude-code": "start claude in the project: /hooks lists the hooks, /mcp the server "
     "(approve the project's .mcp.json when asked)",
-    "codex": "open codex and review the new hooks with /hooks: Codex runs a hook only once "
-    "you trust it, and a project's MCP servers only in a trusted project",
+    "codex": "open codex in the project, trust the folder and review the new hooks with "
+    "/hooks: Codex reads a project's hooks and MCP servers only in a trusted folder, and runs "
+    "a hook only once you trust it; `codex exec` asks neither, and without both runs no hook",
     "gemini": "start gemini in a trusted folder (Gemini runs no hooks in an untrusted one)",
     "antigravity": "restart agy in the project and check the server with /mcp (agy gets the "
     "MCP server only: its hooks are not installed)",

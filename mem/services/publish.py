@@ -9,7 +9,7 @@ from typing import NamedTuple
 from mem.config import Settings, check_agent
 from mem.extract.redact import redact
 from mem.model import SHARED_FOLDER, Entry
-from mem.services.add import add
+from mem.services.add import add, check_size
 from mem.services.commit import find_twin
 from mem.services.search import Query, list_entries
 
@@ -32,6 +32,7 @@ def publish(
     """Store `text` for the settings' agent, secrets redacted; when one of its live entries in
     that category already says the same, return that one and write nothing."""
     agent = check_agent(settings.agent)
+    check_size(text)
     clean, redactions = redact(text.strip())
     if clean:
         folder = SHARED_FOLDER if scope == "shared" else agent

@@ -60,7 +60,7 @@ def write_handoff(
     checkpoint it supersedes. Returns the entry and how many secrets were redacted."""
     from mem.extract.redact import redact  # only writers pay for the extraction rules
     from mem.extract.summary import render_handoff
-    from mem.services.add import write_entry
+    from mem.services.add import check_size, write_entry
     from mem.vault import entries as entry_codec
 
     vault = settings.require_vault()
@@ -68,6 +68,7 @@ def write_handoff(
     target = check_agent(to) if to else agent
     if text.strip() and not parts.is_empty():
         raise InvalidInput("give the handoff either as flags or on stdin, not both")
+    check_size(text)
     body = text.strip() or (
         ""
         if parts.is_empty()

@@ -258,6 +258,57 @@ def test_codex_stop_prints_nothing_and_gemini_always_prints_json(mem, hook):
     assert "git push" in context_of(gemini, "BeforeTool")
 
 
+def test_a_codex_stop_without_a_rollout_keeps_the_turns_last_message(mem, hook, vault):
+    # `codex exec --ephemeral` writes no rollout: Codex 0.171 sends transcript_path null.
+    said = "We decided to use Redis over Memcached because restarts keep sessions."
+    for _ in range(2):  # the same Stop again (a hook that continued the turn): kept once
+        stdout, _ = hook(
+            "Stop",
+            agent="codex",
+            transcript_path=None,
+            turn_id="t1",
+            last_assistant_message=said,
+            stop_hook_active=False,
+        )
+        assert stdout == ""
+    decisions = (vault / "dev" / "decisions.md").read_text(encoding="utf-8")
+    assert decisions.count(said) == 1
+    handoffs = json.loads(ok(mem("list", "-c", "handoffs", "-a", "dev", "--json")).stdout)
+    assert len(handoffs["entries"]) == 1 and said in handoffs["entries"][0]["body"]
+
+
+@pytest.mark.parametrize(
+    ("agent", "event", "records"),
+    [
+        # A Codex 0.171 rollout at a session's end when no prompt was sent: its first line.
+        (
+            "codex",
+            "Stop",
+            [{"type": "session_meta", "payload": {"id": "c-1", "cli_version": "0.171.0"}}],
+        ),
+        # Gemini CLI 0.61 fires PreCompress before the first answer: the preamble, no turn.
+        (
+            "gemini",
+            "PreCompress",
+            [
+                {"sessionId": "g-1", "projectHash": "ab", "startTime": "2026-11-28T18:01:53Z"},
+                {"id": "u0", "type": "user", "content": [{"text": "<session_context>\n…"}]},
+            ],
+        ),
+    ],
+)
+def test_a_session_file_with_nothing_said_yet_is_no_failure(
+    hook, vault, tmp_path, agent, event, records
+):
+    session = tmp_path / "session.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records))
+    hook(event, agent=agent, transcript_path=str(session))
+    assert not (vault / ".mem" / "hook-errors.log").exists()
+    assert not (vault / "dev" / "handoffs.md").exists() or "id:" not in (
+        vault / "dev" / "handoffs.md"
+    ).read_text(encoding="utf-8")
+
+
 def test_gemini_after_agent_commits_its_session_file_once(mem, hook, vault, tmp_path):
     said = "We decided to keep PostgreSQL because the JSONB queries need it."
     records = [
@@ -272,6 +323,57 @@ def test_gemini_after_agent_commits_its_session_file_once(mem, hook, vault, tmp_
         assert json.loads(stdout) == {}
     decisions = (vault / "dev" / "decisions.md").read_text(encoding="utf-8")
     assert decisions.count("keep PostgreSQL because the JSONB queries") == 1
+
+
+def test_a_gemini_session_stores_neither_its_recall_nor_the_clis_preamble(
+    mem, hook, vault, tmp_path
+):
+    seed(mem)
+    start, _ = hook("SessionStart", agent="gemini", source="startup")
+    # Another session's first prompt: this one's start already showed what it would add.
+    prompt, _ = hook(
+        "BeforeAgent", agent="gemini", session_id="s-2", prompt="Why is settings.py reset?"
+    )
+    # Gemini CLI 0.61 escapes `<` and `>` in hook context (packages/core/src/hooks/types.ts) and
+    # writes it as a user turn of its own (session start) or a second part (a prompt's).
+    escaped = [
+        context_of(reply, event).replace("<", "&lt;").replace(">", "&gt;")
+        for reply, event in ((start, "SessionStart"), (prompt, "BeforeAgent"))
+    ]
+    preamble = (
+        "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat."
+        "\nToday's date is Friday, November 20, 2026.\nMy operating system is: linux\n"
+        "- **Directory Structure:**\n\n/project/\n├───settings.toml\n└───src/\n</session_context>"
+    )
+    answer = (
+        "I made the deploy script run `make settings`, so settings.py comes from settings.toml."
+    )
+    records = [
+        {"sessionId": "g-7", "projectHash": "ab", "startTime": "2026-11-20T10:00:00Z"},
+        {"id": "u0", "type": "user", "content": [{"text": preamble}]},
+        {
+            "id": "h0",
+            "type": "user",
+            "content": [{"text": f"<hook_context>{escaped[0]}</hook_context>"}],
+        },
+        {
+            "id": "u1",
+            "type": "user",
+            "content": [
+                {"text": "Why is settings.py reset on deploy?"},
+                {"text": f"<hook_context>{escaped[1]}</hook_context>"},
+            ],
+        },
+        {"id": "g1", "type": "gemini", "content": answer},
+    ]
+    chat = tmp_path / "session-2026-11-20T10-00-g7.jsonl"
+    chat.write_text("".join(json.dumps(r) + "\n" for r in records))
+    hook("AfterAgent", agent="gemini", transcript_path=str(chat))
+    stored = "".join(path.read_text(encoding="utf-8") for path in (vault / "dev").glob("*.md"))
+    assert "**Asked:** Why is settings.py reset on deploy?" in stored
+    assert "Gemini CLI" not in stored and "Reference data" not in stored
+    for recalled in ("PostgreSQL over MySQL", "edits by hand are lost", "push a branch instead"):
+        assert stored.count(recalled) == 1, recalled  # the entry seed() added, once
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "gemini", "pi"])

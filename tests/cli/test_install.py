@@ -254,3 +254,54 @@ def test_antigravity_gets_the_mcp_server_and_no_hooks(mem, vault, home):
     assert not (vault.parent / ".agents").exists()
     user = ok(mem("install", "antigravity", "--user", "--dry-run", env=home))
     assert str(Path(home["HOME"]) / ".gemini" / "config" / "mcp_config.json") in user.stdout
+
+
+GEMINI_SETTINGS = (
+    '{\n  "ui": {"theme": "GitHub"},\n  "hooks": {"SessionEnd": [{"hooks": '
+    '[{"type": "command", "command": "notify-send bye"}]}]}\n}\n'
+)
+# The trigger Gemini CLI sends with each lifecycle event (gemini-cli @ 5411f11,
+# packages/core/src/hooks/types.ts: SessionStartSource, PreCompressTrigger, SessionEndReason).
+GEMINI_TRIGGERS = {
+    "SessionStart": ("startup", "resume", "clear"),
+    "PreCompress": ("manual", "auto"),
+    "SessionEnd": ("exit", "clear", "logout", "prompt_input_exit", "other"),
+}
+
+
+def gemini_runs(group: dict, trigger: str) -> bool:
+    """Whether Gemini runs a matcher group for a lifecycle event's trigger: no matcher, "" and
+    "*" match all; anything else must equal the trigger (hookPlanner.ts, matchesTrigger)."""
+    matcher = (group.get("matcher") or "").strip()
+    return matcher in ("", "*") or matcher == trigger
+
+
+def test_gemini_runs_mems_lifecycle_hooks_for_every_source(mem, vault, home):
+    settings = vault.parent / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(GEMINI_SETTINGS)
+    ok(mem("install", "gemini", "--agent", "dev", env=home))
+    once = settings.read_bytes()
+    hooks = json.loads(once)["hooks"]
+    for event, triggers in GEMINI_TRIGGERS.items():
+        ours = [group for group in hooks[event] if "hook gemini" in group["hooks"][0]["command"]]
+        assert len(ours) == 1, event
+        for trigger in triggers:
+            assert gemini_runs(ours[0], trigger), (event, trigger)
+    ok(mem("install", "gemini", "--agent", "dev", env=home))
+    assert settings.read_bytes() == once
+    ok(mem("uninstall", "gemini", env=home))
+    assert settings.read_text() == GEMINI_SETTINGS
+
+
+def test_reinstalling_gemini_replaces_a_start_hook_gemini_never_ran(mem, vault, home):
+    settings = vault.parent / ".gemini" / "settings.json"
+    ok(mem("install", "gemini", env=home))
+    data = json.loads(settings.read_text())
+    data["hooks"]["SessionStart"][0]["matcher"] = "startup|resume|clear"  # as mem wrote it before
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    ok(mem("install", "gemini", env=home))
+    starts = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    assert len(starts) == 1 and all(
+        gemini_runs(starts[0], t) for t in GEMINI_TRIGGERS["SessionStart"]
+    )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from mem.extract import formats
 
 META = {"sessionId": "g-1", "projectHash": "ab12", "startTime": "2026-11-20T10:00:00Z"}
@@ -128,3 +130,54 @@ def test_a_recall_block_ends_at_its_own_closer_and_an_escaped_mention_is_prose()
     assert formats.strip_recall(mention) == mention
     lines = ["a <mem-recall>x</mem-recall> b <mem-recall>y</mem-recall> c\n", "\n"]
     assert list(formats.without_recall(lines)) == ["a  b  c\n", "\n"]
+
+
+# mem's recall block as it may reach a transcript: `<` and `>` written, HTML-escaped (Gemini
+# CLI 0.61's hook context), as character references, escaped twice, or JSON-escaped.
+RECALL_ENCODINGS = {
+    "written": ("<", ">"),
+    "html": ("&lt;", "&gt;"),
+    "decimal": ("&#60;", "&#62;"),
+    "hex": ("&#x3C;", "&#x3E;"),
+    "html twice": ("&amp;lt;", "&amp;gt;"),
+    "json": ("\\u003c", "\\u003e"),
+}
+
+
+@pytest.mark.parametrize("lt, gt", RECALL_ENCODINGS.values(), ids=RECALL_ENCODINGS)
+def test_recall_is_never_read_in_any_encoding(lt, gt):
+    block = f'{lt}mem-recall agent="dev"{gt}\n- (2026-11-20) Use Postgres for the queue.\n'
+    block += f"{lt}/mem-recall{gt}"
+    assert formats.strip_recall(f"before {block} after") == "before  after"
+    lines = ["keep\n", *f"{block}\n".splitlines(keepends=True), "end\n"]
+    assert list(formats.without_recall(lines)) == ["keep\n", "end\n"]
+    lines = session(
+        line(
+            id="u1",
+            type="user",
+            content=[{"text": "Fix the login redirect."}, {"text": f"<hook_context>{block}"}],
+        )
+    )
+    assert said(lines) == [("user", "Fix the login redirect.")]
+
+
+def test_a_json_escaped_closer_ends_a_written_block():
+    text = 'a <mem-recall agent=\\"dev\\">\\n- old\\n<\\/mem-recall> b'
+    assert formats.strip_recall(text) == "a  b"
+
+
+def test_an_escaped_tag_named_in_prose_keeps_the_lines_after_it():
+    lines = ["The hook wraps it in &lt;mem-recall&gt; tags.\n", "Then the CLI escapes it.\n"]
+    assert list(formats.without_recall(lines)) == lines
+
+
+def test_the_clis_setup_preamble_is_not_the_persons_even_untagged():
+    preamble = (
+        "This is the Gemini CLI. We are setting up the context for our chat.\n"
+        "Today's date is Friday, November 20, 2026.\nMy operating system is: linux\n"
+    )
+    lines = session(
+        line(id="u0", type="user", content=[{"text": preamble}]),
+        line(id="u1", type="user", content=[{"text": "Fix the login redirect."}]),
+    )
+    assert said(lines) == [("user", "Fix the login redirect.")]

@@ -20,6 +20,6 @@ def mcp(ctx: typer.Context, agent: AgentOption = None, vault: VaultOption = None
     """
     settings = settings_of(ctx, vault, agent)
     settings.require_vault()  # before serving: a client shows a server that failed to start
-    from mem.cli.mcp_server import serve  # the SDK (~0.4 s of imports) only for this command
+    from mem.cli.mcp_server import serve
 
     serve(settings)
