@@ -11,7 +11,7 @@ from mem.errors import EditorFailed
 from mem.model import Entry, Problem
 from mem.services.add import without_secrets
 from mem.services.feedback import QUIET, Feedback
-from mem.services.lookup import find_entry
+from mem.services.lookup import find_entry, refuse_duplicates
 from mem.services.refresh import fresh_index, parse
 from mem.vault import entries as entry_codec
 from mem.vault import layout, operations, store
@@ -32,6 +32,7 @@ def edit(
     """Open the entry's file at its line; reindex the file once the editor closes."""
     vault = settings.require_vault()
     entry = find_entry(settings, given, feedback)
+    refuse_duplicates(settings, entry)  # which copy the editor opens would be a guess
     path = layout.inside(vault, entry.path)
     before = store.read_bytes(vault, entry.path)
     status = open_editor(path, entry.line)

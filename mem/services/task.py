@@ -9,7 +9,7 @@ from mem.errors import InvalidInput, NoMatchingItem, NotATask
 from mem.model import Entry, TaskReport
 from mem.services.add import add
 from mem.services.feedback import QUIET, Feedback
-from mem.services.lookup import find_entry
+from mem.services.lookup import find_entry, refuse_duplicates
 from mem.vault import operations
 
 
@@ -36,6 +36,7 @@ def task_done(
     """Tick a task's open boxes (only those containing `matching`, when given)."""
     vault = settings.require_vault()
     entry = find_entry(settings, given)
+    refuse_duplicates(settings, entry)  # ticking one copy would leave the other open
     if entry.category != "tasks":
         raise NotATask(f"entry {entry.id} is in {entry.category}, not a task")
     task, ticked = operations.tick(vault, entry, matching, now or datetime.now(UTC))

@@ -101,3 +101,19 @@ def test_forget_refuses_an_id_two_entries_share_and_names_both(mem, vault):
     ok(mem("doctor", "--fix"))
     ok(mem("forget", same))
     assert len(data(mem("list", "--json"))["entries"]) == 2
+
+
+def test_edit_and_task_done_refuse_an_id_two_entries_share_too(mem, vault):
+    same = "20261101-100000-abcdef"
+    write_category_file(
+        vault,
+        "dev/tasks.md",
+        "dev",
+        "tasks",
+        entry_block(same, "2026-11-01T10:00Z", "- [ ] Rotate the keys"),
+        entry_block(same, "2026-11-01T10:00Z", "- [ ] Move billing to Postgres"),
+    )
+    before = {path: path.read_bytes() for path in vault.rglob("*.md")}
+    error_payload(mem("task", "done", "abcdef", "--json"), 1, "duplicate_id")
+    error_payload(mem("edit", "abcdef", "--json", env={"EDITOR": "true"}), 1, "duplicate_id")
+    assert {path: path.read_bytes() for path in vault.rglob("*.md")} == before
