@@ -169,6 +169,9 @@ class DoctorReport(NamedTuple):
     problems: tuple[Problem, ...]
     files_checked: int
     entries_checked: int
+    # Worth a look, not wrong: no exit status, nothing for --fix (hooks that act as an agent
+    # with no entries while others have some).
+    warnings: tuple[Problem, ...] = ()
 
 
 class InitReport(NamedTuple):

@@ -246,6 +246,7 @@ def doctor_report(report: DoctorReport, as_json: bool) -> None:
         write_json(
             {
                 "problems": [problem_payload(p) for p in report.problems],
+                "warnings": [problem_payload(p) for p in report.warnings],
                 "files_checked": report.files_checked,
                 "entries_checked": report.entries_checked,
                 "healthy": not remaining,
@@ -256,6 +257,8 @@ def doctor_report(report: DoctorReport, as_json: bool) -> None:
         where = f"{problem.path}:{problem.line}" if problem.line else problem.path
         mark = "fixed" if problem.fixed else problem.code
         sys.stdout.write(f"{where}: {mark}: {problem.message}\n")
+    for warning in report.warnings:
+        sys.stdout.write(f"{warning.path}: warning: {warning.message}\n")
     verdict = "healthy" if not remaining else f"{len(remaining)} problem(s)"
     say(
         f"checked {report.entries_checked} entries in {report.files_checked} files: {verdict}"

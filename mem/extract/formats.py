@@ -234,7 +234,18 @@ def cut_json_lines(lines: list[str]) -> bool:
     while it was written, or cut by hand): most lines open an object and too few parse. Read
     as text, the What of the handoff would be `"type":"assistant","message":…`."""
     sample = [line for line in lines if line.strip()][:DETECT_LINES]
-    return sum(line.lstrip().startswith(('{"', '[{"')) for line in sample) * 2 > len(sample)
+    return sum(opens_broken_record(line) for line in sample) * 2 > len(sample)
+
+
+def opens_broken_record(line: str) -> bool:
+    """A line that opens a JSON record and does not parse (`[{"n": 1}]` whole is no such)."""
+    if not line.lstrip().startswith(('{"', '[{"')):
+        return False
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return True
+    return False
 
 
 def is_claude_terminal(sample: list[str]) -> bool:

@@ -26,6 +26,8 @@ PLACEHOLDER_PREFIXES = (
 
 _Replace = Callable[[re.Match[str]], str | None]
 EXACT, FOLDED, LINES = "exact", "folded", "lines"  # how a rule's hints are looked for
+WORDS = "words"  # hints written as patterns: "aws" as a word, not the "aws" of "flaws"
+AWS_WORDS = (r"(?i:\baws\b)", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")
 _Check = Callable[[str], bool]
 
 
@@ -199,7 +201,6 @@ _TOKENS: tuple[tuple[str, tuple[str, ...], str, _Check | None], ...] = (
     ),
     ("xai-key", ("xai-",), r"(?<![\w-])xai-[A-Za-z0-9]{70,90}(?![\w-])", None),
     ("perplexity-key", ("pplx-",), r"(?<![\w-])pplx-[A-Za-z0-9]{40,56}(?![\w-])", None),
-    ("mailgun-key", ("key-",), r"(?<![\w-])key-[0-9a-f]{32}(?![\w-])", None),
     ("docker-hub-token", ("dckr_pat_",), r"(?<![\w-])dckr_pat_[\w-]{27,}", None),
     ("pinecone-key", ("pcsk_",), r"(?<![\w-])pcsk_[A-Za-z0-9_]{40,}", None),
     ("langsmith-key", ("lsv2_",), r"(?<![\w-])lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}", None),
@@ -298,9 +299,12 @@ _CURL_USER = (
 )
 _SQL_PASSWORD = r"(?i:\b(?:password|identified[ \t]+by))[ \t]+'(?P<secret>[^'\n]+)'"
 # `mysql -u root -pS3cret`: the password glued to `-p` (a space after it would be a prompt).
+# `mysql` must be the command (at a line's start, or after `sudo`, `&&`, `;`, `|`, `$`), and
+# `-p` one of its next few options: a line that merely names mysql (`docker run --name mysql
+# -p3306:3306`) holds no password, and a long line costs no scan from every "mysql" in it.
 _MYSQL_PASSWORD = (
-    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p"
-    r"(?P<secret>[^\s\"'-][^\s\"']*)"
+    r"(?m)(?:^|[;&|$][ \t]*|\bsudo[ \t]+)[ \t]*(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)"
+    r"(?:[ \t]+(?!-p)\S+){0,12}[ \t]+-p(?P<secret>(?!\d+:\d)[^\s\"'-][^\s\"']*)"
 )
 # A Sentry DSN: https://<public key>[:<secret key>]@o123.ingest.sentry.io/456.
 _SENTRY_DSN = (
@@ -310,13 +314,16 @@ _SENTRY_DSN = (
 _KEY_ID = r"\\?\"private_key_id\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[0-9a-f]{40})\\?\""
 # An AWS secret access key with no label before it (pasted after its key id, in a CSV of
 # credentials): 40 characters of base64, run only where the text speaks of AWS.
-_AWS_SECRET = r"(?<![\w/+=.\-])(?P<secret>[A-Za-z0-9/+]{40})(?![\w/+=])"
+_AWS_SECRET = r"(?<![\w/+=.\-])(?P<secret>[A-Za-z0-9/+]{40})(?![\w/+=]|\.\w)"
+# Mailgun's older keys: `key-` and 32 hex digits, which is also how a cache key built from an
+# MD5 looks, so only on a line that names Mailgun.
+_MAILGUN_KEY = r"(?<![\w-])key-[0-9a-f]{32}(?![\w-])"
 # "The admin password is hunter2!": a password told in prose; the value must not read as a
 # word ("the password is required"), so only values with digits, symbols or inner capitals.
 _PROSE_PASSWORD = (
     r"(?i:\b(?:password|passphrase|passwd|passcode)\b(?:[ \t]+(?:for|of)[ \t]+[\w@.\-]+)?"
     r"[ \t]+(?:is|was|=|:|(?:is[ \t]+)?(?:now|still|set[ \t]+to)|will[ \t]+be)[ \t]+)"
-    r"[\"'`]?(?P<secret>[^\s\"'`]+?)[\"'`]?(?=[.,;:)]?(?:\s|$))"
+    r"[\"'`]?(?P<secret>[^\s\"'`]+)"
 )
 _AUTH_HEADER = (
     r"(?i:\b(?:proxy-)?authorization)\\?[\"']?[ \t]*[:=][ \t]*f?\\?[\"']?[ \t]*"
@@ -397,7 +404,8 @@ def _rules() -> tuple[tuple[re.Pattern[str], re.Pattern[str], _Replace, str], ..
         (("mysql", "mariadb"), _MYSQL_PASSWORD, _secret_group("password", is_literal=True), EXACT),
         (("sentry",), _SENTRY_DSN, _secret_group("sentry-dsn"), EXACT),
         (("private_key_id",), _KEY_ID, _secret_group("gcp-private-key-id"), EXACT),
-        (("aws", "akia", "asia"), _AWS_SECRET, _secret_group("aws-secret-key", _aws_like), FOLDED),
+        (AWS_WORDS, _AWS_SECRET, _secret_group("aws-secret-key", _aws_like), WORDS),
+        (("mailgun",), _MAILGUN_KEY, _whole("mailgun-key"), LINES),
         (("authorization",), _AUTH_HEADER, _replace_header, FOLDED),
         (
             ("bearer",),
@@ -411,13 +419,18 @@ def _rules() -> tuple[tuple[re.Pattern[str], re.Pattern[str], _Replace, str], ..
         (
             ("password", "passphrase", "passwd", "passcode"),
             _PROSE_PASSWORD,
-            _secret_group("password", _looks_random),
+            _replace_prose_password,
             FOLDED,
         ),
     ]
     # Each rule's hints as one pattern: a single scan of the text tells whether any occurs.
     return tuple(
-        (_any_of(hints), re.compile(pattern), replace, mode)
+        (
+            re.compile("|".join(hints)) if mode == WORDS else _any_of(hints),
+            re.compile(pattern),
+            replace,
+            mode,
+        )
         for hints, pattern, replace, mode in rules
     )
 
@@ -496,6 +509,23 @@ def _secret_group(kind: str, check: _Check | None = None, is_literal: bool = Fal
         return _replace_span(match, *match.span("secret"), kind)
 
     return replace
+
+
+def _replace_prose_password(match: re.Match[str]) -> str | None:
+    """The value after "password is": only where it ends its clause (the end of a line, its
+    own full stop or comma, or a new sentence after it), so "the password is stored in
+    Vault" or "is case-sensitive" keep their words; a clause's stop is no part of it."""
+    start, end = match.span("secret")
+    value = match.group("secret").rstrip(".,;:?)")
+    after = match.string[end : end + 3]
+    ended = value != match.group("secret") or re.match(
+        r"[\"'`]|[ \t]*(?:$|\r?\n|[ \t]+[A-Z])", after
+    )
+    if not ended or not _is_secret_value(value, "password") or not _told_password(value):
+        return None
+    if _is_code(value, following=after[:1]) or value.endswith(("(", "[")):
+        return None  # `password = getpass.getpass("…")`: an expression, not a value
+    return _replace_span(match, start, start + len(value), "password")
 
 
 def _replace_header(match: re.Match[str]) -> str | None:
@@ -644,6 +674,14 @@ def _ends_value(text: str, end: int) -> bool:
     if text[end : end + 1] in ('"', "'", "`"):
         return True
     return re.compile(_LINE_END).match(text, end) is not None
+
+
+def _told_password(value: str) -> bool:
+    """A value prose gives as a password: not a word, nor words joined by hyphens
+    ("case-sensitive", "auto-generated", "SHA-256"), nor a bracketed aside ("(re)set")."""
+    if re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z0-9]+)*|\(?[a-z]+\)[a-z]*", value):
+        return False
+    return _looks_random(value)
 
 
 def _looks_random(value: str) -> bool:

@@ -19,6 +19,8 @@ from mem.errors import InvalidInput, MemError
 from mem.extract.sessions import SOURCES, Transcript, transcripts
 from mem.services.feedback import QUIET, Feedback
 
+DEFAULT_SINCE = "30d"  # a project's last month: what a new memory most needs, quickly read
+
 
 class SourceReport(NamedTuple):
     source: str

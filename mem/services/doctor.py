@@ -78,8 +78,8 @@ def doctor(
         for path in layout.links_outside(vault)
     )
     problems.extend(check_index(vault, fix, feedback))
-    problems.extend(check_hook_agents(settings))
-    return DoctorReport(tuple(problems), len(refs), entry_count)
+    warnings = check_hook_agents(settings)
+    return DoctorReport(tuple(problems), len(refs), entry_count, tuple(warnings))
 
 
 def check_hook_agents(settings: Settings) -> list[Problem]:
@@ -89,7 +89,7 @@ def check_hook_agents(settings: Settings) -> list[Problem]:
     from mem.services.wired_agents import empty_agent_note, entries_per_agent, hook_agents
 
     vault = settings.require_vault()
-    default = load_settings(vault_flag=str(vault)).agent
+    default = load_settings(vault_flag=str(vault), environ={}).agent  # mem.toml's, not MEM_AGENT
     wired = hook_agents(vault.parent, default)
     if not wired:
         return []
@@ -267,9 +267,12 @@ def without_interrupted_moves(
             problems.append(problem)
             continue
         archived_block = stored[1]
-        if block.strip() != archived_block.strip():  # the file's copy changed since: it wins
-            operations.replace_block(vault, home, entry_id, archived_block, replaced_by(block))
-        done = operations.replace_block(vault, entry.path, entry_id, block, lambda _: "")
+        # The file's copy may have changed since (an edit, a reinforcement): it wins. The
+        # file lets it go only once the archive holds it as the file does.
+        kept = block.strip() == archived_block.strip() or operations.replace_block(
+            vault, home, entry_id, archived_block, replaced_by(block)
+        )
+        done = kept and operations.replace_block(vault, entry.path, entry_id, block, lambda _: "")
         problems.append(fixed(problem, f"finished the move to {home}") if done else problem)
     return copies, problems
 

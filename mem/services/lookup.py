@@ -70,8 +70,9 @@ def refuse_duplicates(settings: Settings, entry: Entry) -> None:
     if len(places) > 1:
         raise DuplicateId(
             f"id {entry.id} is used by {len(places)} entries ({', '.join(places)}); run "
-            "`mem doctor --fix` to tell them apart (the second gets a new id, an identical "
-            "copy is dropped), then name the one you mean"
+            "`mem doctor --fix` to tell them apart (a second entry gets a new id, an "
+            "identical copy is dropped, a stopped compaction is finished), then name the one "
+            "you mean"
         )
 
 

@@ -54,6 +54,7 @@ def move_entries(
 
         def add_to_archive(old: str) -> str:
             text = old or entry_codec.new_file_text(ref.agent, ref.category)
+            text = with_later_copies(text, archive, parsed, leaving)
             current = entry_codec.parse_ref(text, archive)
             present = {entry.id for entry in current.entries}
             # In one insertion, in the hot file's order (newest first): a compaction moves
@@ -68,6 +69,28 @@ def move_entries(
         store.update(vault, archive.path, add_to_archive)
         store.write_atomic(vault, ref.path, without(parsed.text, leaving))
     return [span.entry for span in leaving if span.entry.id not in archived]
+
+
+def with_later_copies(
+    text: str,
+    archive: layout.FileRef,
+    hot: entry_codec.ParsedFile,
+    leaving: list[entry_codec.EntrySpan],
+) -> str:
+    """The archive's text with each entry a stopped move left in both files as the hot file
+    has it: it may have been edited (or reinforced) since the archive's copy was written."""
+    current = entry_codec.parse_ref(text, archive)
+    later = {
+        span.entry.id: hot.text[span.start : span.end].rstrip("\n") + "\n\n" for span in leaving
+    }
+    for span in reversed(current.spans):  # from the end: earlier offsets stay good
+        copy = later.get(span.entry.id)
+        if copy is None:
+            continue
+        block = text[span.start : span.end]
+        if block.rstrip("\n") != copy.rstrip("\n"):
+            text = text[: span.start] + copy + text[span.end :].lstrip("\n")
+    return text
 
 
 def without(text: str, spans: list[entry_codec.EntrySpan]) -> str:

@@ -186,7 +186,7 @@ def parse_file(
             )
             index = twin[0]
             continue
-        if twin is not None:
+        if twin is not None and folded_over_one_body(lines, header, twin):
             # Both sides of a union merge added the same text in the same minute: git kept
             # both header lines over the one body they share. The entry loads from the last;
             # `mem doctor --fix` gives the first its copy of the body.
@@ -323,6 +323,34 @@ def merged_headers(text: str) -> str:
     return "".join(lines)
 
 
+def folded_over_one_body(
+    lines: list[str], header: re.Match[str], twin: tuple[int, re.Match[str]]
+) -> bool:
+    """Whether a header line followed at once by another's is what a union merge leaves of
+    two entries that said the same (both made in the minute of the heading they share, of one
+    kind), not a header whose heading and body a person deleted (which stays malformed: the
+    next entry's text is not its)."""
+    index, second = twin
+    heading = next_line(lines, index + 1)
+    found = HEADING.fullmatch(heading.rstrip("\r\n")) if heading is not None else None
+    if found is None:
+        return False
+    minute = re.sub(r"\D", "", found.group("date"))[:12]  # 2026-11-28T17:42Z: 202611281742
+    ids = (header.group("id"), second.group("id"))
+    kinds = {dict(parse_header(m.group("rest"))).get("kind") for m in (header, second)}
+    return len(kinds) == 1 and all(re.sub(r"\D", "", i)[:12] == minute for i in ids)
+
+
+def next_line(lines: list[str], index: int) -> str | None:
+    """The next line from `index` that is neither blank nor a header (more entries folded
+    over the same body)."""
+    while index < len(lines) and (
+        not lines[index].strip() or HEADER.fullmatch(lines[index].rstrip("\r\n"))
+    ):
+        index += 1
+    return lines[index] if index < len(lines) else None
+
+
 def unfolded_bodies(text: str) -> str:
     """Give each header line a union merge left without a body (another entry's header follows
     it) a copy of the next entry's heading and body: both entries are whole again."""
@@ -333,7 +361,12 @@ def unfolded_bodies(text: str) -> str:
             HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
         )
         twin = next_header(lines, index + 1) if header else None
-        if header is not None and twin is not None and twin[1].group("id") != header.group("id"):
+        if (
+            header is not None
+            and twin is not None
+            and twin[1].group("id") != header.group("id")
+            and folded_over_one_body(lines, header, twin)
+        ):
             stop, closed, _ = entry_end(lines, twin[0] + 1)
             ending = "\r\n" if lines[index].endswith("\r\n") else "\n"
             if closed:  # its lines down to its `---`

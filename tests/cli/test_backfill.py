@@ -148,10 +148,13 @@ def test_nothing_found_says_so_and_a_bad_source_is_a_one_line_error(mem, home):
 
 def test_install_offers_the_backfill(mem, vault, home):
     needs_formats()
-    claude_sessions(home, vault.parent)
+    folder = claude_sessions(home, vault.parent)
+    old = sorted(folder.glob("*.jsonl"))[0]
+    os.utime(old, (time.time() - 40 * 86400,) * 2)  # what `mem backfill` leaves by default
     installed = ok(mem("install", "claude-code", "--agent", "dev", env=env_of(home)))
-    assert "3 past claude-code session(s)" in installed.stderr
+    assert "2 claude-code session(s) of this project from the last 30d found" in installed.stderr
     assert "mem backfill --from claude-code --agent dev" in installed.stderr
+    assert "--since all takes older ones too" in installed.stderr
 
 
 def test_gemini_sessions_are_found_by_their_project_root_file(mem, vault, home):

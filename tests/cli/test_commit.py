@@ -366,3 +366,5 @@ def test_json_lines_cut_short_are_refused_not_mined_as_prose(mem, vault, tmp_pat
     ok(mem("commit", "-a", "dev", "--file", str(whole)))
     handoff = (vault / "dev" / "handoffs.md").read_text()
     assert "**What:** I switched the login redirect" in handoff and '"type"' not in handoff
+    # A whole JSON array on one line is no cut record: it is read, as text
+    ok(mem("commit", "-a", "dev", input='[{"number": 12, "title": "Fix the login loop"}]\n'))

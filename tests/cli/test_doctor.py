@@ -48,6 +48,7 @@ def test_doctor_passes_a_healthy_vault(mem):
     assert payload == {
         "schema_version": 1,
         "problems": [],
+        "warnings": [],
         "files_checked": 2,
         "entries_checked": 2,
         "healthy": True,
@@ -390,6 +391,25 @@ def test_a_compaction_stopped_midway_is_finished_by_fix_never_renamed(mem, vault
     assert sorted(
         e["id"] for e in data(mem("list", "-a", "dev", "--all", "--json"))["entries"]
     ) == (sorted([kept.id, *(e.id for e in old)]))
+
+
+def test_a_compaction_finishing_a_stopped_move_keeps_the_files_later_copy(mem, vault):
+    """As doctor --fix does: an entry edited in its file after a stopped move is archived as
+    the file has it, not as the archive's older copy has it."""
+    settings = load_settings(vault_flag=str(vault), agent_flag="dev")
+    moment = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
+    entry = add(settings, "The API listens on port 8081", "lessons", now=moment)
+    hot = vault / "dev" / "lessons.md"
+    text = hot.read_text()
+    block = text[text.index(f"<!-- id:{entry.id}") :].split("---\n", 1)[0] + "---\n\n"
+    archive = vault / "dev" / "archive" / "lessons.md"
+    archive.parent.mkdir(exist_ok=True)
+    head = "---\nagent: dev\ncategory: lessons\n---\n\n"
+    archive.write_text(head + block.replace("8081", "8080"))  # archived before the edit
+    ok(mem("compact"))
+    assert entry.id not in hot.read_text()
+    archived = archive.read_text()
+    assert archived.count(entry.id) == 1 and "port 8081" in archived and "8080" not in archived
 
 
 @pytest.mark.parametrize(

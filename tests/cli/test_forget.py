@@ -94,8 +94,9 @@ def test_forget_refuses_an_id_two_entries_share_and_names_both(mem, vault):
     message = error_payload(mem("forget", "abcdef", "--json"), 1, "duplicate_id")
     assert message == (
         f"mem: id {same} is used by 3 entries (dev/decisions.md:6, dev/decisions.md:13, "
-        "qa/lessons.md:6); run `mem doctor --fix` to tell them apart (the second gets a new "
-        "id, an identical copy is dropped), then name the one you mean"
+        "qa/lessons.md:6); run `mem doctor --fix` to tell them apart (a second entry gets a "
+        "new id, an identical copy is dropped, a stopped compaction is finished), then name "
+        "the one you mean"
     )
     assert {path: path.read_bytes() for path in vault.rglob("*.md")} == before
     ok(mem("doctor", "--fix"))

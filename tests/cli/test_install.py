@@ -197,8 +197,10 @@ def test_install_without_an_agent_wires_the_default_and_says_which(mem, vault, h
     assert settings["hooks"]["SessionStart"][0]["hooks"][0]["command"].endswith(
         "hook claude-code --agent main"
     )
-    report = json.loads(mem("doctor", "--json").stdout)
-    assert [p["code"] for p in report["problems"]] == ["empty_hook_agent"]
+    checked = mem("doctor", "--json")  # a warning: no exit status of its own
+    report = json.loads(checked.stdout)
+    assert [p["code"] for p in report["warnings"]] == ["empty_hook_agent"]
+    assert checked.exit_code == (1 if report["problems"] else 0)
     ok(mem("install", "claude-code", "--agent", "dev", env=home))
     assert "empty_hook_agent" not in mem("doctor", "--json").stdout
     user = ok(mem("install", "claude-code", "--user", env=home))

@@ -120,6 +120,7 @@ def test_every_json_payload_has_exactly_its_keys(run_mem, tmp_path):
     assert set(report) == {
         "schema_version",
         "problems",
+        "warnings",
         "files_checked",
         "entries_checked",
         "healthy",

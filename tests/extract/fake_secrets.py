@@ -900,4 +900,11 @@ NOT_SECRETS: list[str] = [
     "AWS commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 and src/aws/Client/Config2/HandlerX.ts",
     "Sentry issue https://sentry.io/organizations/acme/issues/4412345/ was closed.",
     "See key-value stores and key-based access; mailgun uses an API key.",
+    # From a review: words after "password is", a line that names mysql, flaws and paths.
+    "The password is case-sensitive, will be auto-generated, and was (re)set; it is SHA-256.",
+    "Password is PBKDF2-SHA256 hashed and the password is stored in Vault",
+    "docker run --name mysql -p3306:3306 mysql:8 && mkdir -pv data",
+    "Fixed the flaws in Components/Settings/UserProfileEditForm2.tsx for the Asia release",
+    "redis key-d41d8cd98f00b204e9800998ecf8427e expires after an hour",
+    '[{"number": 12, "title": "Fix login"}]',
 ]

@@ -155,10 +155,17 @@ def test_writers_killed_at_random_moments_leave_files_parseable_and_completed_ad
         assert process.stdout is not None and process.stdout.readline() == "ready\n"
         # Wait for some adds to finish first, however slow the machine, so that every round
         # proves something; then kill at a random moment of the adds that follow.
+        # A child that hangs is killed after a minute, so the read below ends either way.
+        watchdog = threading.Timer(60, process.kill)
+        watchdog.start()
         for _ in range(chance.randint(1, 3)):
             line = process.stdout.readline()
-            assert line.endswith("\n"), f"seed {seed}: child ended early\n{process.stderr}"
+            if not line.endswith("\n"):
+                watchdog.cancel()
+                _, err = process.communicate(timeout=30)
+                raise AssertionError(f"seed {seed}: child ended or hung before adding\n{err}")
             completed.add(line.strip())
+        watchdog.cancel()
         time.sleep(chance.uniform(0, 0.06))
         process.send_signal(signal.SIGKILL)
         out, err = process.communicate(timeout=30)
@@ -172,7 +179,6 @@ def test_writers_killed_at_random_moments_leave_files_parseable_and_completed_ad
         missing = completed - present
         assert not missing, f"seed {seed}, round {round_number}: lost {sorted(missing)}"
 
-    assert len(completed) >= 50  # (each round waited for at least one add)
     entries = vault_entries(vault)
     assert search_ids(run_mem, vault, "crash", "--all") == {entry.id for entry in entries}
     temp_files = [name for name in os.listdir(vault / "dev") if name.endswith(".tmp")]

@@ -488,3 +488,15 @@ def test_entries_folded_over_one_body_each_get_their_own_copy():
     assert [p.code for p in again.problems] == ["missing_separator"]  # only the last's, as before
     crlf = codec.unfolded_bodies(text.replace("\n", "\r\n"))
     assert crlf == fixed.replace("\n", "\r\n")
+
+
+def test_a_header_whose_heading_and_body_a_person_deleted_stays_malformed():
+    """Not two entries folded over one body: the next entry's text is not the first one's."""
+    text = (
+        "---\nagent: dev\ncategory: facts\n---\n\n"
+        "<!-- id:20260310-090000-aaaaaa kind:fact pin:true -->\n\n"
+        "<!-- id:20260304-103000-bbbbbb kind:fact -->\n## 2026-03-04T10:30Z\n\nOld note\n\n---\n"
+    )
+    parsed = codec.parse_file(text, "dev/facts.md", "dev", "facts")
+    assert "shared_body" not in [p.code for p in parsed.problems]
+    assert codec.unfolded_bodies(text) == text

@@ -10,8 +10,7 @@ import typer
 from mem.cli import render
 from mem.cli.errors import reports_errors
 from mem.cli.options import AgentOption, JsonFlag, VaultOption, settings_of
-
-DEFAULT_SINCE = "30d"  # a project's last month: what a new memory most needs, quickly read
+from mem.services.backfill import DEFAULT_SINCE
 
 
 @reports_errors

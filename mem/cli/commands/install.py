@@ -77,7 +77,8 @@ def say_which_agent(
             "(default_agent in its mem.toml, else main; --agent NAME to choose one)"
         )
         return
-    why = "" if chosen else " (the vault's default agent; --agent NAME to choose another)"
+    source = "MEM_AGENT" if os.environ.get("MEM_AGENT") else "the vault's default agent"
+    why = "" if chosen else f" ({source}; --agent NAME to choose another)"
     render.say(f"hooks and server act as agent {mem_agent}{why}")
     try:
         note = empty_agent_note(entries_per_agent(settings_of(ctx, vault=vault)), mem_agent)
@@ -94,19 +95,22 @@ def offer_backfill(
     from mem.errors import MemError
     from mem.extract.sessions import SOURCES
     from mem.services import backfill
+    from mem.services.search import parse_since
 
     if target not in SOURCES:
         return
     try:
         settings = settings_of(ctx, vault, mem_agent)
-        found = backfill.find(settings, (target,), dict(os.environ))
+        since = parse_since(backfill.DEFAULT_SINCE)  # what `mem backfill` takes by default
+        found = backfill.find(settings, (target,), dict(os.environ), since)
     except MemError:
         return  # a user-level install outside any vault: nothing to offer here
     if found:
         named = f" --agent {mem_agent}" if mem_agent else ""
         render.say(
-            f"{len(found)} past {target} session(s) of this project found: "
-            f"`mem backfill --from {target}{named}` commits them (again, it adds nothing)"
+            f"{len(found)} {target} session(s) of this project from the last "
+            f"{backfill.DEFAULT_SINCE} found: `mem backfill --from {target}{named}` commits them "
+            "(again, it adds nothing; --since all takes older ones too)"
         )
 
 
