@@ -149,7 +149,7 @@ def test_nothing_found_says_so_and_a_bad_source_is_a_one_line_error(mem, home):
 def test_install_offers_the_backfill(mem, vault, home):
     needs_formats()
     folder = claude_sessions(home, vault.parent)
-    old = sorted(folder.glob("*.jsonl"))[0]
+    old = min(folder.glob("*.jsonl"))
     os.utime(old, (time.time() - 40 * 86400,) * 2)  # what `mem backfill` leaves by default
     installed = ok(mem("install", "claude-code", "--agent", "dev", env=env_of(home)))
     assert "2 claude-code session(s) of this project from the last 30d found" in installed.stderr
