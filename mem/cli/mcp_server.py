@@ -81,10 +81,12 @@ class Tool(NamedTuple):
         return {"name": self.name, "description": self.description, "inputSchema": schema}
 
 
-def build(settings: Settings) -> dict[str, Tool]:
-    """The tools by name, answering for the vault and agent of `settings`."""
+def build(settings_now: Callable[[], Settings]) -> dict[str, Tool]:
+    """The tools by name, answering for the vault and agent of the settings at each call."""
 
     def as_caller(agent: str) -> Settings:
+        settings = settings_now()
+        settings.require_vault()  # every tool needs it: say so before anything else
         if not agent or agent == settings.agent:
             return settings
         return settings._replace(agent=check_agent(agent), agent_is_explicit=True)
@@ -343,9 +345,23 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
     return wire_in, wire_out
 
 
-def serve(settings: Settings) -> None:
+def settings_as_found(load: Callable[[], Settings]) -> Callable[[], Settings]:
+    """Settings for each call: loaded once, and again at each call while they find no vault,
+    so that a `mem init` in the project serves the next call."""
+    found = load()
+
+    def now() -> Settings:
+        nonlocal found
+        if found.vault is None:
+            found = load()
+        return found
+
+    return now
+
+
+def serve(load: Callable[[], Settings]) -> None:
     """Answer MCP requests on stdin/stdout until the client closes the stream."""
-    tools = build(settings)
+    tools = build(settings_as_found(load))
     wire_in, wire_out = claim_stdio()
     for message in messages(wire_in):
         reply: dict[str, Any] | None
