@@ -364,19 +364,26 @@ def serve(load: Callable[[], Settings]) -> None:
     tools = build(settings_as_found(load))
     wire_in, wire_out = claim_stdio()
     for message in messages(wire_in):
-        reply: dict[str, Any] | None
-        if isinstance(message, str):
-            reply = failure(None, PARSE_ERROR, message)
-        else:
-            try:
-                reply = answer(tools, message)
-            # One request's bug must not end the session: its trace goes to stderr (the
-            # client's log) and the request gets an internal error, as the SDK did.
-            except Exception as error:  # noqa: BLE001 - see above
-                traceback.print_exc()
-                request_id = message.get("id") if isinstance(message, dict) else None
-                reply = failure(request_id, INTERNAL_ERROR, f"{type(error).__name__}: {error}")
-        if reply is not None:
+        reply = reply_to(tools, message)
+        if reply is None:
+            continue
+        try:
             wire_out.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "replace"))
             wire_out.write(b"\n")
             wire_out.flush()
+        except BrokenPipeError:
+            return  # the client went away without closing our stdin first
+
+
+def reply_to(tools: Mapping[str, Tool], message: Any) -> dict[str, Any] | None:
+    """The reply to one message as read from the wire (a str: why it was not JSON)."""
+    if isinstance(message, str):
+        return failure(None, PARSE_ERROR, message)
+    try:
+        return answer(tools, message)
+    # One request's bug must not end the session: its trace goes to stderr (the client's
+    # log) and the request gets an internal error, as the SDK did.
+    except Exception as error:  # noqa: BLE001 - see above
+        traceback.print_exc()
+        request_id = message.get("id") if isinstance(message, dict) else None
+        return failure(request_id, INTERNAL_ERROR, f"{type(error).__name__}: {error}")
