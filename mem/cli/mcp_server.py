@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC
 from typing import Any, BinaryIO, NamedTuple
 
+from mem import __version__
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput, MemError
 from mem.model import Entry
@@ -228,7 +229,8 @@ def arguments_of(tool: Tool, given: Any) -> dict[str, Any]:
 def checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     """`value` as the schema wants it, or an InvalidInput saying what is wrong with it."""
     wanted = schema["type"]
-    # A model may quote a number or a boolean, or write 10.0: taken as meant, as before.
+    # A model may quote a number or a boolean, or write 10.0: taken as meant, as the SDK's
+    # pydantic took them.
     if wanted == "integer" and (
         (isinstance(value, str) and value.strip().isdigit())
         or (isinstance(value, float) and value.is_integer())
@@ -277,7 +279,7 @@ def answer(tools: Mapping[str, Tool], message: Any) -> dict[str, Any] | None:
         result: dict[str, Any] = {
             "protocolVersion": offered if offered in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[-1],
             "capabilities": {"tools": {"listChanged": False}},
-            "serverInfo": {"name": "mem", "version": version()},
+            "serverInfo": {"name": "mem", "version": __version__},
         }
     elif method == "ping":
         result = {}
@@ -305,12 +307,6 @@ def call(tools: Mapping[str, Tool], params: Mapping[str, Any]) -> dict[str, Any]
 
 def failure(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-
-
-def version() -> str:
-    from mem import __version__
-
-    return __version__
 
 
 def entry_line(entry: Entry, text: str) -> str:
