@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC
 from typing import Any, BinaryIO, NamedTuple
 
+from mem import __version__
 from mem.config import Settings, check_agent
 from mem.errors import InvalidInput, MemError
 from mem.model import Entry
@@ -81,10 +82,12 @@ class Tool(NamedTuple):
         return {"name": self.name, "description": self.description, "inputSchema": schema}
 
 
-def build(settings: Settings) -> dict[str, Tool]:
-    """The tools by name, answering for the vault and agent of `settings`."""
+def build(settings_now: Callable[[], Settings]) -> dict[str, Tool]:
+    """The tools by name, answering for the vault and agent of the settings at each call."""
 
     def as_caller(agent: str) -> Settings:
+        settings = settings_now()
+        settings.require_vault()  # every tool needs it: say so before anything else
         if not agent or agent == settings.agent:
             return settings
         return settings._replace(agent=check_agent(agent), agent_is_explicit=True)
@@ -226,7 +229,8 @@ def arguments_of(tool: Tool, given: Any) -> dict[str, Any]:
 def checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     """`value` as the schema wants it, or an InvalidInput saying what is wrong with it."""
     wanted = schema["type"]
-    # A model may quote a number or a boolean, or write 10.0: taken as meant, as before.
+    # A model may quote a number or a boolean, or write 10.0: taken as meant, as the SDK's
+    # pydantic took them.
     if wanted == "integer" and (
         (isinstance(value, str) and value.strip().isdigit())
         or (isinstance(value, float) and value.is_integer())
@@ -275,7 +279,7 @@ def answer(tools: Mapping[str, Tool], message: Any) -> dict[str, Any] | None:
         result: dict[str, Any] = {
             "protocolVersion": offered if offered in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[-1],
             "capabilities": {"tools": {"listChanged": False}},
-            "serverInfo": {"name": "mem", "version": version()},
+            "serverInfo": {"name": "mem", "version": __version__},
         }
     elif method == "ping":
         result = {}
@@ -303,12 +307,6 @@ def call(tools: Mapping[str, Tool], params: Mapping[str, Any]) -> dict[str, Any]
 
 def failure(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-
-
-def version() -> str:
-    from mem import __version__
-
-    return __version__
 
 
 def entry_line(entry: Entry, text: str) -> str:
@@ -343,24 +341,45 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
     return wire_in, wire_out
 
 
-def serve(settings: Settings) -> None:
+def settings_as_found(load: Callable[[], Settings]) -> Callable[[], Settings]:
+    """Settings for each call: loaded once, and again at each call while they find no vault,
+    so that a `mem init` in the project serves the next call."""
+    found = load()
+
+    def now() -> Settings:
+        nonlocal found
+        if found.vault is None:
+            found = load()
+        return found
+
+    return now
+
+
+def serve(load: Callable[[], Settings]) -> None:
     """Answer MCP requests on stdin/stdout until the client closes the stream."""
-    tools = build(settings)
+    tools = build(settings_as_found(load))
     wire_in, wire_out = claim_stdio()
     for message in messages(wire_in):
-        reply: dict[str, Any] | None
-        if isinstance(message, str):
-            reply = failure(None, PARSE_ERROR, message)
-        else:
-            try:
-                reply = answer(tools, message)
-            # One request's bug must not end the session: its trace goes to stderr (the
-            # client's log) and the request gets an internal error, as the SDK did.
-            except Exception as error:  # noqa: BLE001 - see above
-                traceback.print_exc()
-                request_id = message.get("id") if isinstance(message, dict) else None
-                reply = failure(request_id, INTERNAL_ERROR, f"{type(error).__name__}: {error}")
-        if reply is not None:
+        reply = reply_to(tools, message)
+        if reply is None:
+            continue
+        try:
             wire_out.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "replace"))
             wire_out.write(b"\n")
             wire_out.flush()
+        except BrokenPipeError:
+            return  # the client went away without closing our stdin first
+
+
+def reply_to(tools: Mapping[str, Tool], message: Any) -> dict[str, Any] | None:
+    """The reply to one message as read from the wire (a str: why it was not JSON)."""
+    if isinstance(message, str):
+        return failure(None, PARSE_ERROR, message)
+    try:
+        return answer(tools, message)
+    # One request's bug must not end the session: its trace goes to stderr (the client's
+    # log) and the request gets an internal error, as the SDK did.
+    except Exception as error:  # noqa: BLE001 - see above
+        traceback.print_exc()
+        request_id = message.get("id") if isinstance(message, dict) else None
+        return failure(request_id, INTERNAL_ERROR, f"{type(error).__name__}: {error}")

@@ -223,10 +223,32 @@ def test_publish_refuses_more_than_one_entrys_worth_in_one_line(vault):
     assert "build cache" not in "".join(p.read_text() for p in vault.rglob("*.md"))
 
 
-def test_mcp_without_a_vault_fails_before_serving(run_mem, tmp_path):
-    result = run_mem("mcp", cwd=tmp_path)
-    assert result.exit_code == 1
-    assert "no vault" in result.stderr and result.stdout == ""
+def test_mcp_without_a_vault_serves_and_each_tool_says_so(run_mem, tmp_path):
+    project = tmp_path / "elsewhere"
+    project.mkdir()
+
+    async def go():
+        async with Client(server(project), raise_exceptions=True) as client:
+            tools = (await client.list_tools()).tools
+            asked = {"words": "x", "text": "x", "summary": "x"}  # what any tool needs
+            before = [await client.call_tool(name, asked) for name in sorted(TOOLS)]
+            assert run_mem("init", cwd=project).exit_code == 0  # mid-session
+            after = await client.call_tool("search", {"words": "x"})
+            return tools, before, after
+
+    tools, before, after = anyio.run(go)
+    assert {tool.name for tool in tools} == TOOLS
+    assert all(result.is_error for result in before)
+    assert {text(result) for result in before} == {
+        "no vault here or above; run `mem init` to create one"
+    }
+    assert not after.is_error and text(after) == "no match"
+
+
+def test_mcp_with_a_bad_agent_name_fails_before_serving(run_mem, tmp_path):
+    result = run_mem("mcp", "--agent", "Not An Agent", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert "invalid agent name" in result.stderr and result.stdout == ""
 
 
 @pytest.mark.parametrize("command", [["--help"], ["search", "x"], ["recall"], ["mcp"]])

@@ -14,12 +14,13 @@ def mcp(ctx: typer.Context, agent: AgentOption = None, vault: VaultOption = None
 
     MCP clients start it themselves; `mem install` registers it. Tools name their caller with
     `agent` (else --agent, MEM_AGENT, the vault's default); that agent's private entries reach
-    that agent only.
+    that agent only. Without a vault it serves all the same, each tool saying there is none.
 
     Example: claude mcp add mem -- mem mcp --agent dev
     """
-    settings = settings_of(ctx, vault, agent)
-    settings.require_vault()  # before serving: a client shows a server that failed to start
+    # A client shows a server that fails to start as broken, in every project without a vault
+    # when it is registered for all of them: so only a bad flag or mem.toml stops it here.
+    settings_of(ctx, vault, agent)
     from mem.cli.mcp_server import serve
 
-    serve(settings)
+    serve(lambda: settings_of(ctx, vault, agent))
