@@ -298,13 +298,14 @@ _CURL_USER = (
     r"(?P<secret>[^\s\"']+)"
 )
 _SQL_PASSWORD = r"(?i:\b(?:password|identified[ \t]+by))[ \t]+'(?P<secret>[^'\n]+)'"
-# `mysql -u root -pS3cret`: the password glued to `-p` (a space after it would be a prompt).
-# `mysql` must be the command (at a line's start, or after `sudo`, `&&`, `;`, `|`, `$`), and
-# `-p` one of its next few options: a line that merely names mysql (`docker run --name mysql
-# -p3306:3306`) holds no password, and a long line costs no scan from every "mysql" in it.
+# `mysql -u root -pS3cret`: the password glued to `-p` (a space after it would be a prompt),
+# among the options right after the command (each with its value): a line that merely names
+# mysql (`install mysql and gcc -pthread`, `docker run --name mysql -p3306:3306`) holds no
+# password, and a long line costs no scan from every "mysql" in it.
 _MYSQL_PASSWORD = (
-    r"(?m)(?:^|[;&|$][ \t]*|\bsudo[ \t]+)[ \t]*(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)"
-    r"(?:[ \t]+(?!-p)\S+){0,12}[ \t]+-p(?P<secret>(?!\d+:\d)[^\s\"'-][^\s\"']*)"
+    r"(?<![\w./-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)"
+    r"(?:[ \t]+(?:-[^p\s-]\S*|--\S+)(?:[ \t]+[^\s-]\S*)?){0,8}"
+    r"[ \t]+-p(?P<secret>(?!\d+:\d)[^\s\"'`-][^\s\"'`]*)"
 )
 # A Sentry DSN: https://<public key>[:<secret key>]@o123.ingest.sentry.io/456.
 _SENTRY_DSN = (
