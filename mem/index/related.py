@@ -31,10 +31,19 @@ Table = dict[str, list[tuple[str, float]]]
 
 
 def compute(reader: Any, field: str = "content") -> Table:
-    """Each word's closest companions (Dice coefficient over live entries), from the index."""
+    """Each word's closest companions (Dice coefficient over live entries), from the index.
+
+    Private entries are left out: the table widens every agent's searches and names the words
+    it added (`~word`), so a word learned from one agent's private entry would reach others."""
+    from whoosh.reading import TermNotFound
+
     count = reader.doc_count()
     if not count:
         return {}  # an index without segments has no fields to read
+    try:
+        private = frozenset(reader.postings("scope", "private").all_ids())
+    except TermNotFound:
+        private = frozenset()
     most = max(MIN_TOGETHER, int(count * MAX_SHARE))
     words_of: dict[int, list[str]] = {}
     entries_with: dict[str, int] = {}
@@ -42,7 +51,7 @@ def compute(reader: Any, field: str = "content") -> Table:
         if not MIN_TOGETHER <= info.doc_frequency() <= most:
             continue  # the frequency counts deleted entries too: only a first sift
         word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        docs = list(reader.postings(field, word).all_ids())
+        docs = [d for d in reader.postings(field, word).all_ids() if d not in private]
         if len(docs) < MIN_TOGETHER:
             continue
         entries_with[word] = len(docs)

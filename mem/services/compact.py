@@ -159,7 +159,7 @@ def share_due(vault: Path, ref: layout.FileRef, moment: datetime, dry_run: bool)
         ids = due(parse(vault, ref)[0])
     else:
         target = layout.file_ref(ref.agent, ref.category, "agent")
-        ids = [e.id for e in move_entries(vault, ref, target, due)]
+        ids = [e.id for e in move_entries(vault, ref, target, due, finish_copies=False)]
     return [Step("share", ref.path, tuple(sorted(ids)), "share-after")] if ids else []
 
 

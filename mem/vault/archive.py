@@ -35,9 +35,16 @@ def move_entries(
     ref: layout.FileRef,
     archive: layout.FileRef,
     choose: Callable[[list[Entry]], Collection[str]],
+    finish_copies: bool = True,
 ) -> list[Entry]:
     """Move the entries `choose` names from `ref` to another file (`archive`), written there
-    first; return those newly written there."""
+    first; return those newly written there.
+
+    With `finish_copies` (a move to the file's own archive), an entry already in both files
+    is a move a kill stopped: it leaves whatever `choose` says. Without it (a private entry
+    becoming the agent's), only what `choose` names leaves: an id the other file holds too
+    may be another entry's (a hand copy, a merge), and a private entry goes public only when
+    it is due."""
     with store.locked(vault, ref.path):
         parsed = entry_codec.parse_ref(store.read_strict(vault, ref.path), ref)
         archived = {
@@ -46,9 +53,13 @@ def move_entries(
                 store.read_text(vault, archive.path), archive
             ).entries
         }
-        # Copies a killed move left in both files leave anyway; `choose` judges the rest.
-        wanted = set(choose([s.entry for s in parsed.spans if s.entry.id not in archived]))
-        leaving = [s for s in parsed.spans if s.entry.id in wanted or s.entry.id in archived]
+        if finish_copies:
+            # Copies a killed move left in both files leave anyway; `choose` judges the rest.
+            wanted = set(choose([s.entry for s in parsed.spans if s.entry.id not in archived]))
+            leaving = [s for s in parsed.spans if s.entry.id in wanted or s.entry.id in archived]
+        else:
+            wanted = set(choose([s.entry for s in parsed.spans]))
+            leaving = [s for s in parsed.spans if s.entry.id in wanted]
         if not leaving:
             return []
 

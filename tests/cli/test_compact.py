@@ -301,6 +301,22 @@ def test_a_private_entry_is_shared_at_the_first_compaction_after_its_date(mem, v
     assert compact(settings, now=NOW + timedelta(days=16)).steps == ()
 
 
+def test_a_private_entry_that_shares_an_id_with_a_public_one_stays_private(mem, vault):
+    """An id in both the private file and the agent's (a hand copy, a merge) is not a share a
+    kill stopped: the private text never replaces the public one nor goes public before its
+    date. (It did: every agent listed it, and compact said "nothing to compact".)"""
+    public = ok(mem("add", "Builds run on Fridays", "-c", "facts", "-a", "dev")).stdout.strip()
+    ok(mem("add", "zebrasecret private body", "-c", "facts", "-a", "dev", "--scope", "private"))
+    private, shared = vault / ".mem" / "private" / "dev" / "facts.md", vault / "dev" / "facts.md"
+    theirs = entry_codec.parse_file(private.read_text(), "x", "dev", "facts").spans[0].entry.id
+    private.write_text(private.read_text().replace(theirs, public))  # the same id in both
+    before = shared.read_bytes()
+    ok(mem("compact"))
+    assert shared.read_bytes() == before and "zebrasecret" in private.read_text()
+    assert "zebrasecret" not in ok(mem("list", "-a", "qa", "--all")).stdout
+    assert "zebrasecret" not in ok(mem("search", "zebrasecret", "-a", "qa")).stdout
+
+
 def test_share_after_is_only_for_private_entries(mem, vault):
     refused = mem("add", "A fact.", "-c", "facts", "-a", "dev", "--share-after", "14d")
     assert refused.exit_code == 2 and "--scope private" in refused.stderr

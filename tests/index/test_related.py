@@ -109,3 +109,17 @@ def test_at_most_a_few_related_words_are_added_closest_first(tmp_path):
     assert "alpha" not in around  # a task word is not added again
     assert list(around)[:3] == ["w0", "v0", "w1"]
     assert around["w0"] == related.WEIGHT * 0.9
+
+
+def test_words_of_private_entries_relate_nothing(tmp_path):
+    """The table widens every agent's searches and names what it added: a private entry's
+    words must not reach it."""
+    private = [
+        (made._replace(scope="private", path=".mem/private/dev/lessons.md"), key)
+        for made, key in (
+            entry(n, f"The zebracode vault opens with quokkaword number {n}") for n in (6, 7, 8)
+        )
+    ]
+    words = table(build(tmp_path, VAULT + private + filler(100, 80)))
+    assert "zebracode" not in words and "quokkaword" not in words
+    assert "multipart" in words["upload"]  # the others' words as before
