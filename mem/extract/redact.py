@@ -323,6 +323,7 @@ _MAILGUN_KEY = r"(?<![\w-])key-[0-9a-f]{32}(?![\w-])"
 # word ("the password is required"), so only values with digits, symbols or inner capitals.
 _PROSE_PASSWORD = (
     r"(?i:\b(?:password|passphrase|passwd|passcode)\b(?:[ \t]+(?:for|of)[ \t]+[\w@.\-]+)?"
+    r"(?:,?[ \t]+(?:which|that))?"  # "the admin password, which is …"
     r"[ \t]+(?:is|was|=|:|(?:is[ \t]+)?(?:now|still|set[ \t]+to)|will[ \t]+be)[ \t]+)"
     r"[\"'`]?(?P<secret>[^\s\"'`]+)"
 )

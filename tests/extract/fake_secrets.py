@@ -718,6 +718,13 @@ FAKE_SECRETS: list[FakeSecret] = [
         " -h db.internal shop",
     ),
     _case(
+        "password-in-a-clause",
+        "password",
+        "Xk9#pq2!",
+        "Task: rotate the admin password, which is {secret}",
+        "Task: rotate the admin password, which is ",
+    ),
+    _case(
         "password-in-prose",
         "password",
         "Hunter2-Bravo!",
