@@ -78,7 +78,14 @@ def move_entries(
             return entry_codec.insert_entry(current, blocks) if blocks else text
 
         store.update(vault, archive.path, add_to_archive)
-        store.write_atomic(vault, ref.path, without(parsed.text, leaving))
+        gone = {span.entry.id for span in leaving}
+
+        def take_out(old: str) -> str:
+            # The file as it is now: a person may have saved it since it was read above.
+            current = entry_codec.parse_ref(old, ref)
+            return without(old, [span for span in current.spans if span.entry.id in gone])
+
+        store.rewrite(vault, ref.path, take_out)
     return [span.entry for span in leaving if span.entry.id not in archived]
 
 

@@ -14,6 +14,7 @@ from mem.errors import FileUnreadable, FileUnwritable, MemError, NotUtf8, VaultR
 from mem.vault.layout import STATE_DIR, inside
 
 LOCK_DIR = f"{STATE_DIR}/locks"
+UPDATE_TRIES = 20  # reads of a file a person keeps saving before a write gives up
 READ_ONLY_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
@@ -39,7 +40,11 @@ def read_strict(vault: Path, relative: str) -> str:
 
     Replacing them would silently change what a person wrote elsewhere in the file.
     """
-    data = read_bytes(vault, relative)
+    return decoded_strict(read_bytes(vault, relative), relative)
+
+
+def decoded_strict(data: bytes, relative: str) -> str:
+    """`read_strict` of bytes already read."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -76,14 +81,23 @@ def locked(vault: Path, relative: str) -> Iterator[None]:
         os.close(descriptor)  # closing releases the lock, also when the process dies
 
 
-def write_atomic(vault: Path, relative: str, text: str) -> None:
-    """Replace a file's content all at once: temp file, fsync, rename, keeping its mode."""
+class ChangedMeanwhile(Exception):
+    """The file is no longer what the writer read: someone saved it in between."""
+
+
+def write_atomic(vault: Path, relative: str, text: str, read: bytes | None = None) -> None:
+    """Replace a file's content all at once: temp file, fsync, rename, keeping its mode.
+
+    With `read` (the bytes the new text was made from), the file is compared with them right
+    before the rename and ChangedMeanwhile raised, nothing written, if they differ: a person's
+    editor takes no lock of ours, so a save of theirs can only be seen, not kept out."""
     target = inside(vault, relative)
     if uses_crlf(target):
         # A file a person saved with CRLF line ends keeps them: never a mix of both.
         text = LONE_LF.sub("\r\n", text)
+    unchanged = None if read is None else (lambda: read_bytes(vault, relative) == read)
     try:
-        swap_in(target, text.encode("utf-8"))
+        swap_in(target, text.encode("utf-8"), unchanged)
     except OSError as exc:
         raise explain_os_error(exc, relative) from exc
 
@@ -97,9 +111,11 @@ def replace_file(path: Path, data: bytes) -> None:
         raise FileUnwritable(f"cannot write {path} ({exc.strerror})") from exc
 
 
-def swap_in(target: Path, data: bytes) -> None:
+def swap_in(target: Path, data: bytes, unchanged: Callable[[], bool] | None = None) -> None:
     """Write a temp file beside `target`, fsync it, give it the target's mode and rename it
-    over the target: a reader sees the old content or the new, never a part."""
+    over the target: a reader sees the old content or the new, never a part. `unchanged` is
+    asked last, after the slow fsync, so that the window left for another writer's save
+    between the check and the rename is a read and a rename long (microseconds)."""
     temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -114,6 +130,8 @@ def swap_in(target: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(temp, mode)
+        if unchanged is not None and not unchanged():
+            raise ChangedMeanwhile(str(target))
         os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
@@ -161,8 +179,24 @@ def update(
         old = read_text(vault, relative)
         return old, change(old)
     with locked(vault, relative):
-        old = read_strict(vault, relative)
+        return rewrite(vault, relative, change)
+
+
+def rewrite(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[str, str]:
+    """`update` for a caller that holds the file's lock: read, change, and write unless the
+    file changed in between, else again from what it now holds."""
+    for _ in range(UPDATE_TRIES):
+        raw = read_bytes(vault, relative)
+        old = decoded_strict(raw, relative)
         new = change(old)
-        if new != old:
-            write_atomic(vault, relative, new)
-    return old, new
+        if new == old:
+            return old, new
+        try:
+            write_atomic(vault, relative, new, read=raw)
+        except ChangedMeanwhile:
+            continue  # a person saved the file meanwhile: redo the change on their text
+        return old, new
+    raise FileUnwritable(
+        f"cannot write {relative}: it changed {UPDATE_TRIES} times while mem was writing "
+        "it (an editor saving it in a loop?); nothing was written, try again"
+    )

@@ -61,3 +61,73 @@ def test_a_removed_entry_is_gone_and_setting_its_header_says_so(tmp_path: Path):
     assert not operations.replace_block(tmp_path, ref.path, task.id, block, lambda _: "")
     with pytest.raises(EntryNotFound):
         operations.set_header(tmp_path, task, {"done": "x"})
+
+
+def editor_save(path: Path, added: str) -> None:
+    """Save the file as an editor does: read it, add a hand-written entry, write a temp file,
+    rename it over the original (no lock of mem's taken)."""
+    temp = path.with_name(path.name + ".editor-tmp")
+    temp.write_text(path.read_text() + added)
+    temp.replace(path)
+
+
+HAND = rendered("20260301-100000-hand", "- [ ] written in an editor")
+
+
+def test_a_save_made_while_mem_writes_is_kept_and_mems_change_made_again_on_it(tmp_path):
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    path = tmp_path / ref.path
+    calls = []
+
+    def change(old: str) -> str:
+        calls.append(old)
+        if len(calls) == 1:
+            editor_save(path, HAND)  # between mem's read and its rename
+        return old.replace("- [ ] a", "- [x] a")
+
+    store.update(tmp_path, ref.path, change)
+    text = path.read_text()
+    assert "written in an editor" in text and "- [x] a" in text  # both edits
+    assert len(calls) == 2 and "written in an editor" in calls[1]
+
+
+def test_a_file_saved_at_every_try_is_left_as_the_editor_saved_it(tmp_path):
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    path = tmp_path / ref.path
+
+    def change(old: str) -> str:
+        editor_save(path, "\nmore by hand\n")
+        return old.replace("- [ ] a", "- [x] a")
+
+    with pytest.raises(Exception, match="changed 20 times while mem was writing"):
+        store.update(tmp_path, ref.path, change)
+    text = path.read_text()
+    assert "- [x] a" not in text and text.count("more by hand") == store.UPDATE_TRIES
+
+
+def test_a_move_to_the_archive_keeps_an_entry_saved_by_hand_meanwhile(tmp_path):
+    from mem.vault.archive import move_to_archive
+
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path,
+        ref,
+        rendered("20260301-100000-aaaa", "- [x] old") + rendered("20260301-100000-bbbb", "- [ ] b"),
+        {"20260301-100000-aaaa", "20260301-100000-bbbb"},
+    )
+    path = tmp_path / ref.path
+
+    def choose(entries):
+        editor_save(path, HAND)  # after mem read the file, before it writes it back
+        return ["20260301-100000-aaaa"]
+
+    move_to_archive(tmp_path, ref, choose)
+    text = path.read_text()
+    assert "written in an editor" in text and "- [ ] b" in text and "- [x] old" not in text
+    assert "- [x] old" in (tmp_path / "dev" / "archive" / "tasks.md").read_text()
