@@ -613,6 +613,11 @@ class SearchIndex:
         docs = sorted(docnum for entry_id in ids for docnum in self._docs("id", entry_id))
         return [to_entry(reader.stored_fields(docnum)) for docnum in docs]
 
+    def ids_in(self, path: str) -> set[str]:
+        """The ids of the entries the index holds for one file."""
+        reader = self.reader()
+        return {reader.stored_fields(docnum)["id"] for docnum in self._docs("path", path)}
+
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
 

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from mem.config import Settings
 from mem.errors import MemError
@@ -425,13 +426,51 @@ def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
     changed, removed = pending
     if not changed and not removed:
         return []
+    gone = vanished(vault, index, [*changed, *removed])
     problem = Problem(
         "stale_index", INDEX_DIR, 0, f"{len(changed) + len(removed)} file(s) changed since indexed"
     )
     if not fix:
-        return [would(problem, "reindex them")]
+        return [
+            *(would(p, "accept the file as it is") for p in gone),
+            would(problem, "reindex them"),
+        ]
     bring_up_to_date(vault, index, feedback)
-    return [fixed(problem, "reindexed them")]
+    return [
+        *(fixed(p, "accepted the file as it is") for p in gone),
+        fixed(problem, "reindexed them"),
+    ]
+
+
+def vanished(vault: Path, index: Any, paths: list[str]) -> list[Problem]:
+    """Entries the index last saw in a file that the file no longer holds: a person deleted
+    them, or an editor saved a copy it read before a write of mem's (which the write cannot
+    see). Said before the reindex forgets them; git has their text."""
+    found = []
+    for path in paths:
+        ref = layout.describe(path)
+        if ref is None:
+            continue
+        now = {
+            entry.id for entry in entry_codec.parse_ref(store.read_text(vault, path), ref).entries
+        }
+        missing = sorted(index.ids_in(path) - now)
+        if not missing:
+            continue
+        shown = ", ".join(missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        )
+        found.append(
+            Problem(
+                "vanished_entry",
+                path,
+                0,
+                f"{len(missing)} entr{'y' if len(missing) == 1 else 'ies'} the index last saw here "
+                f"are gone from the file ({shown}): deleted by hand, or an editor saved an older "
+                "copy over a write of mem's; `git diff` shows them",
+            )
+        )
+    return found
 
 
 def fixed(problem: Problem, how: str) -> Problem:

@@ -438,3 +438,22 @@ def test_text_that_belongs_to_no_entry_is_reported_with_its_line_and_kept(mem, v
     assert path.read_text().splitlines()[problem["line"] - 1] == line
     ok(mem("add", "Newest decision.", "-c", "decisions", "-a", "dev"))
     assert before[before.index(b"<!-- id:20260103") :] in path.read_bytes()  # kept, byte for byte
+
+
+def test_doctor_says_which_entries_left_a_file_since_the_index_saw_them(mem, vault):
+    """An editor that saves a copy it read before a write of mem's takes that write's entry
+    away; no write of mem's can see it. The index last saw the entry: doctor says so."""
+    kept = added_id(mem("add", "Deploys go out on Tuesdays", "-a", "dev"))
+    gone = added_id(mem("add", "The cache lives for an hour", "-a", "dev"))
+    ok(mem("search", "cache"))  # the index sees both
+    path = vault / "dev" / "facts.md"
+    text = path.read_text()
+    start = text.index(f"<!-- id:{gone}")
+    path.write_text(text[:start] + text[text.index("---\n", start) + 5 :])  # an older copy
+    checked = mem("doctor", "--json")
+    report = json.loads(checked.stdout)
+    vanished = [p for p in report["problems"] if p["code"] == "vanished_entry"]
+    assert checked.exit_code == 1 and len(vanished) == 1 and vanished[0]["path"] == "dev/facts.md"
+    assert gone in vanished[0]["message"] and kept not in vanished[0]["message"]
+    ok(mem("doctor", "--fix"))
+    ok(mem("doctor"))  # accepted as the file now is
