@@ -1,6 +1,7 @@
 """Find secrets in agent output and replace each with a marker that names its kind."""
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
@@ -481,6 +482,11 @@ def _substitute(pattern: re.Pattern[str], replace: _Replace, text: str) -> tuple
 
 def _marker(kind: str) -> str:
     return f"{MARKER_PREFIX}{kind}]"
+
+
+def marked_kinds(text: str) -> Counter[str]:
+    """How many markers of each kind the text holds (compiled on first use, as the rules)."""
+    return Counter(re.findall(re.escape(MARKER_PREFIX) + r"([a-z0-9-]+)\]", text))
 
 
 def _replace_span(match: re.Match[str], start: int, end: int, kind: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import NamedTuple
 
 from mem.config import Settings, check_agent
 from mem.errors import InvalidContent, InvalidInput
-from mem.extract.redact import redact
+from mem.extract.redact import marked_kinds, redact
 from mem.model import CATEGORY_OF_KIND, KINDS_BY_CATEGORY, MAX_ENTRY_BYTES, SCOPES, Entry
 from mem.services.fact_cap import MAX_FACTS, cap_facts
 from mem.services.feedback import QUIET, Feedback
@@ -19,7 +20,6 @@ from mem.vault import entries as entry_codec
 from mem.vault import layout, operations
 
 TAG_WORD = re.compile(r"[\w-]*[^\W\d_][\w-]*")
-MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 
 
 def check_size(text: str) -> None:
@@ -151,18 +151,13 @@ def without_secrets(texts: list[str], feedback: Feedback) -> list[str]:
     safer a place for a key than an agent's. One notice says how many went and of which kinds,
     never what they were."""
     clean: list[str] = []
-    kinds: dict[str, int] = {}
+    kinds: Counter[str] = Counter()
     for text in texts:
         redacted, count = redact(text)
-        if count:
-            for kind in MARKER.findall(redacted):
-                kinds[kind] = kinds.get(kind, 0) + 1
-            for kind in MARKER.findall(text):  # markers the text already held
-                kinds[kind] -= 1
+        if count:  # (markers the text held already were no secret of this write)
+            kinds += marked_kinds(redacted) - marked_kinds(text)
         clean.append(redacted)
-    said = ", ".join(
-        f"{count} {kind}" if count > 1 else kind for kind, count in kinds.items() if count > 0
-    )
+    said = ", ".join(f"{count} {kind}" if count > 1 else kind for kind, count in kinds.items())
     if said:
         feedback.notice(
             f"a secret was replaced by [REDACTED:<kind>] before writing ({said}); "
