@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,12 +90,18 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         saving.join()
         final = path.read_text(encoding="utf-8")
-    lost_hand = sum(mark not in final for mark in hand)
+        # A save that came twice around one write of mem's is kept beside the file, named.
+        kept = "".join(p.read_text(encoding="utf-8") for p in path.parent.glob("*.kept-*"))
+    lost_hand = sum(mark not in final and mark not in kept for mark in hand)
+    in_kept = sum(mark not in final and mark in kept for mark in hand)
     lost_added = sum(entry_id not in final for entry_id in added)
     print(
-        f"hand-written: {len(hand)} saved, {lost_hand} lost (mem's fault); "
-        f"added: {len(added)}, {lost_added} lost (the editor's), {len(failed)} refused"
+        f"hand-written: {len(hand)} saved, {lost_hand} lost (mem's fault), {in_kept} only in "
+        f"a file kept beside; added: {len(added)}, {lost_added} lost (the editor's), "
+        f"{len(failed)} refused"
     )
+    for reason, times in Counter(line.strip().splitlines()[-1] for line in failed).items():
+        print(f"  refused {times}x: {reason[:160]}")
     return 0
 
 

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -88,16 +89,15 @@ class ChangedMeanwhile(Exception):
 def write_atomic(vault: Path, relative: str, text: str, read: bytes | None = None) -> None:
     """Replace a file's content all at once: temp file, fsync, rename, keeping its mode.
 
-    With `read` (the bytes the new text was made from), the file is compared with them right
-    before the rename and ChangedMeanwhile raised, nothing written, if they differ: a person's
-    editor takes no lock of ours, so a save of theirs can only be seen, not kept out."""
+    With `read` (the bytes the new text was made from), nothing is written and
+    ChangedMeanwhile raised when the file no longer holds them: a person's editor takes no
+    lock of ours, so a save of theirs can only be seen, not kept out (see `swap_in`)."""
     target = inside(vault, relative)
     if uses_crlf(target):
         # A file a person saved with CRLF line ends keeps them: never a mix of both.
         text = LONE_LF.sub("\r\n", text)
-    unchanged = None if read is None else (lambda: read_bytes(vault, relative) == read)
     try:
-        swap_in(target, text.encode("utf-8"), unchanged)
+        swap_in(target, text.encode("utf-8"), read)
     except OSError as exc:
         raise explain_os_error(exc, relative) from exc
 
@@ -111,11 +111,16 @@ def replace_file(path: Path, data: bytes) -> None:
         raise FileUnwritable(f"cannot write {path} ({exc.strerror})") from exc
 
 
-def swap_in(target: Path, data: bytes, unchanged: Callable[[], bool] | None = None) -> None:
+def swap_in(target: Path, data: bytes, expect: bytes | None = None) -> None:
     """Write a temp file beside `target`, fsync it, give it the target's mode and rename it
-    over the target: a reader sees the old content or the new, never a part. `unchanged` is
-    asked last, after the slow fsync, so that the window left for another writer's save
-    between the check and the rename is a read and a rename long (microseconds)."""
+    over the target: a reader sees the old content or the new, never a part.
+
+    With `expect`, the file must still hold those bytes when the new ones take its place, or
+    nothing is written and ChangedMeanwhile is raised. The file is compared right before the
+    rename; on Linux the rename is then an exchange (renameat2 RENAME_EXCHANGE), which hands
+    back exactly the file it displaced, so a save landing between the check and the rename
+    is seen too and the exchange undone. Elsewhere that window (a read and a rename long)
+    stays open."""
     temp = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -130,13 +135,72 @@ def swap_in(target: Path, data: bytes, unchanged: Callable[[], bool] | None = No
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(temp, mode)
-        if unchanged is not None and not unchanged():
-            raise ChangedMeanwhile(str(target))
-        os.replace(temp, target)
+        if expect is None:
+            os.replace(temp, target)
+        elif (file_bytes(target) or b"") != expect:
+            raise ChangedMeanwhile(str(target))  # the common case, seen before anything moves
+        elif mode is not None and exchange(temp, target):
+            if temp.read_bytes() != expect:
+                undo_exchange(temp, target, data)
+                raise ChangedMeanwhile(str(target))
+            temp.unlink()
+        else:
+            os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
     sync_folder(target.parent)
+
+
+def file_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def undo_exchange(temp: Path, target: Path, placed: bytes) -> None:
+    """Put back the save an exchange displaced. What the second exchange hands back is the
+    text mem placed, unless a second save came in the microseconds between the two: that one
+    is kept beside the file, named in the error, never deleted."""
+    if not exchange(temp, target):
+        raise FileUnwritable(f"cannot put back {target.name}; the save is in {temp}")
+    if temp.read_bytes() != placed:
+        kept = target.with_name(f"{target.name}.kept-{os.urandom(3).hex()}")
+        os.replace(temp, kept)
+        raise FileUnwritable(
+            f"{target.name} was saved twice while mem wrote it; the file holds the first "
+            f"save and {kept.name} beside it the second: merge them by hand"
+        )
+
+
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2
+EXCHANGE_UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM}
+exchange_works = sys.platform == "linux"  # set False once the system says it cannot
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two paths' files in one atomic step (Linux renameat2); False where the system or
+    the filesystem cannot, and the caller falls back to a rename."""
+    global exchange_works
+    if not exchange_works:
+        return False
+    import ctypes  # only writes pay for it (about 5 ms)
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    call = getattr(libc, "renameat2", None)
+    if call is None:
+        exchange_works = False
+        return False
+    done = call(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    number = ctypes.get_errno()
+    if number in EXCHANGE_UNSUPPORTED:
+        exchange_works = False
+        return False
+    raise OSError(number, os.strerror(number), str(second))
 
 
 LONE_LF = re.compile(r"(?<!\r)\n")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mem.errors import EntryNotFound
+from mem.errors import EntryNotFound, FileUnwritable
 from mem.vault import entries as codec
 from mem.vault import layout, operations, store
 
@@ -131,3 +131,72 @@ def test_a_move_to_the_archive_keeps_an_entry_saved_by_hand_meanwhile(tmp_path):
     text = path.read_text()
     assert "written in an editor" in text and "- [ ] b" in text and "- [x] old" not in text
     assert "- [x] old" in (tmp_path / "dev" / "archive" / "tasks.md").read_text()
+
+
+def test_a_save_in_the_instant_before_mems_rename_is_kept(tmp_path, monkeypatch):
+    # The editor saves after every check mem could make, right before its rename: the
+    # exchange hands the save back, mem undoes it and makes its change again on their text.
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    path = tmp_path / ref.path
+    real = store.exchange
+    saves = []
+
+    def exchange_after_a_save(first: Path, second: Path) -> bool:
+        if not saves:
+            saves.append(1)
+            editor_save(path, HAND)
+        return real(first, second)
+
+    monkeypatch.setattr(store, "exchange", exchange_after_a_save)
+    store.update(tmp_path, ref.path, lambda old: old.replace("- [ ] a", "- [x] a"))
+    text = path.read_text()
+    assert "written in an editor" in text and "- [x] a" in text
+    assert not list(path.parent.glob(".*.tmp"))
+
+
+def test_two_saves_around_mems_exchange_are_both_kept(tmp_path, monkeypatch):
+    # A second save lands between the exchange and its undo: the file keeps the first save,
+    # the second is kept beside it and named; mem's change is not written.
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    path = tmp_path / ref.path
+    real = store.exchange
+    calls = []
+
+    def exchange_with_saves(first: Path, second: Path) -> bool:
+        calls.append(1)
+        if len(calls) <= 2:
+            editor_save(path, rendered(f"20260301-10000{len(calls)}-hand", f"save {len(calls)}"))
+        return real(first, second)
+
+    monkeypatch.setattr(store, "exchange", exchange_with_saves)
+    with pytest.raises(FileUnwritable, match="saved twice"):
+        store.update(tmp_path, ref.path, lambda old: old.replace("- [ ] a", "- [x] a"))
+    kept = list(path.parent.glob("tasks.md.kept-*"))
+    assert "save 1" in path.read_text() and "- [x] a" not in path.read_text()
+    assert len(kept) == 1 and "save 2" in kept[0].read_text()
+
+
+def test_without_an_exchange_a_save_before_the_last_check_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "exchange_works", False)
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    path = tmp_path / ref.path
+    calls = []
+
+    def change(old: str) -> str:
+        calls.append(old)
+        if len(calls) == 1:
+            editor_save(path, HAND)
+        return old.replace("- [ ] a", "- [x] a")
+
+    store.update(tmp_path, ref.path, change)
+    text = path.read_text()
+    assert "written in an editor" in text and "- [x] a" in text and len(calls) == 2
