@@ -73,6 +73,7 @@ def doctor(
     problems.extend(check_wrong_files(vault, seen, fix))
     problems.extend(check_supersedes(vault, by_id, fix))
     problems.extend(check_temp_files(vault, fix))
+    problems.extend(check_kept_saves(vault))
     problems.extend(check_gitignore(vault, fix))
     problems.extend(
         Problem("unsafe_path", path, 0, "a symlink leading out of the vault; mem ignores it")
@@ -387,6 +388,25 @@ def check_temp_files(vault: Path, fix: bool) -> list[Problem]:
         else:
             problems.append(problem)
     return problems
+
+
+KEPT_SAVE = ".kept-"  # see store.undo_exchange
+
+
+def check_kept_saves(vault: Path) -> list[Problem]:
+    """Saves an editor made twice in the instant mem wrote the file, kept beside it: only a
+    person can merge them, so --fix leaves them be."""
+    return [
+        Problem(
+            "kept_save",
+            path.relative_to(vault).as_posix(),
+            0,
+            f"an editor's save kept while mem wrote {path.name.split(KEPT_SAVE)[0]}: merge "
+            "what it holds into that file by hand, then delete it",
+        )
+        for path in sorted(vault.rglob(f"*{KEPT_SAVE}*"))
+        if path.is_file() and path.relative_to(vault).parts[0] not in (".mem", ".git")
+    ]
 
 
 def check_gitignore(vault: Path, fix: bool) -> list[Problem]:

@@ -287,6 +287,21 @@ def test_a_temp_file_of_a_dead_writer_is_reported_and_removed_and_git_ignores_it
     assert ignored.returncode == 0
 
 
+def test_a_save_kept_beside_a_file_is_reported_and_fix_never_deletes_it(mem, vault):
+    kept = vault / "dev" / "lessons.md.kept-1a2b3c"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text("an editor's second save")
+    report = mem("doctor", "--json")
+    assert report.exit_code == 1
+    problems = json.loads(report.stdout)["problems"]
+    assert [(p["code"], p["path"]) for p in problems] == [
+        ("kept_save", "dev/lessons.md.kept-1a2b3c")
+    ]
+    assert "lessons.md" in problems[0]["message"]
+    assert mem("doctor", "--fix").exit_code == 1
+    assert kept.read_text() == "an editor's second save"
+
+
 def test_a_vault_whose_gitignore_predates_temp_files_gets_the_rule(mem, vault):
     (vault / ".gitignore").write_text("# Machine-local state.\n.mem/\n")
     report = json.loads(mem("doctor", "--json").stdout)
