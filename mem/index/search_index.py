@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import os
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import central, notes_file, related
+from mem.index import blocks, central, notes_file, related
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -54,6 +55,8 @@ MARKS = {"content": "", "tag_words": "#", "context": "+"}
 # evidence in budget 0.731 → 0.776 (at 0.4: 0.751 and 0.774; every word at 0.5: 0.746, 0.778).
 CONTEXT_WEIGHT = 0.5
 CONTEXT_SHARE = 0.05  # at most this share of entries (or 2) hold a word looked for there
+# Past this many matches, every rank key is read in one go rather than one at a time.
+BULK_RANK = 500
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
@@ -449,8 +452,7 @@ class SearchIndex:
             for docnum, score in scores.items()
             if docnum not in hidden and (allowed is None or docnum in allowed)
         ]
-        scored = self._rank(reader, scored, ranking, periods_named(terms, ranking.now))
-        chosen = scored if limit is None else scored[:limit]
+        chosen = self._rank(reader, scored, ranking, periods_named(terms, ranking.now), limit)
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = reader.doc_count_all()  # as bm25f counts, so the weights compare
         unit = whoosh_idf(max(count, 2), 1)
@@ -705,11 +707,14 @@ class SearchIndex:
         scored: list[tuple[int, float]],
         ranking: Ranking,
         periods: Sequence[Period] = (),
+        limit: int | None = None,
     ) -> list[tuple[int, float]]:
         # BM25F × half-life decay per kind (down to a floor) × a mild boost for entries seen again.
         if not scored:
             return []  # nothing to rank; an index without segments cannot even read columns
-        packed = reader.column_reader("rank", translate=False)
+        packed = all_rank_keys(reader) if len(scored) > BULK_RANK else None
+        if packed is None:
+            packed = reader.column_reader("rank", translate=False)
         now = ranking.now.timestamp()
         half_lives = [ranking.half_life_days.get(kind) for kind in KIND_CODES] + [None] * 32
         boosts = [1.0 + REINFORCED_BOOST * math.log1p(times) for times in range(64)]
@@ -725,9 +730,24 @@ class SearchIndex:
                 factor *= ranking.floor + (1 - ranking.floor) * 0.5 ** (age_days / half_life)
             if periods and any(period.holds(key >> SECONDS_SHIFT) for period in periods):
                 factor *= PERIOD_BOOST
-            ranked.append((docnum, score * factor))
-        ranked.sort(key=lambda pair: (-pair[1], pair[0]))
-        return ranked
+            ranked.append((-score * factor, docnum))
+        # Best first, ties by document number; the best `limit` picked without sorting them all.
+        if limit is not None and len(ranked) > limit:
+            ranked = heapq.nsmallest(limit, ranked)
+        else:
+            ranked.sort()
+        return [(docnum, -negative) for negative, docnum in ranked]
+
+
+def all_rank_keys(reader: Any) -> Sequence[int] | None:
+    """Every document's rank key by document number, read a segment at a time."""
+    keys: list[int] = []
+    for leaf, offset in reader.leaf_readers():
+        found = blocks.rank_keys(leaf)
+        if found is None or offset != len(keys):
+            return None
+        keys.extend(found)
+    return keys
 
 
 def work_out_tables(folder: Path, reader: Any) -> None:
@@ -796,13 +816,22 @@ def term_scores(
     reader: Any, field: str, text: str, idf: float, average: float
 ) -> Iterator[tuple[int, float]]:
     """BM25 of one word in each live document of one segment that holds it."""
-    length = reader.doc_field_length
-    matcher = reader.postings(field, text)  # skips deleted documents
-    while matcher.is_active():
-        docnum, frequency = matcher.id(), matcher.weight()
-        norm = BM25_K1 * ((1 - BM25_B) + BM25_B * length(docnum, field, 1) / average)
-        yield docnum, idf * ((frequency * (BM25_K1 + 1)) / (frequency + norm))
-        matcher.next()
+    lengths = blocks.length_bytes(reader, field)
+    if lengths is None:
+        length = reader.doc_field_length
+        for ids, weights in blocks.public_postings(reader, field, text):
+            for docnum, frequency in zip(ids, weights, strict=True):
+                norm = BM25_K1 * ((1 - BM25_B) + BM25_B * length(docnum, field, 1) / average)
+                yield docnum, idf * ((frequency * (BM25_K1 + 1)) / (frequency + norm))
+        return
+    from whoosh.util.numeric import byte_to_length
+
+    # The norm of each of the 256 lengths a byte can stand for, worked out once.
+    norms = [BM25_K1 * ((1 - BM25_B) + BM25_B * byte_to_length(b) / average) for b in range(256)]
+    top = idf * (BM25_K1 + 1)
+    for ids, weights in blocks.posting_blocks(reader, field, text):
+        scores = [top * f / (f + norms[lengths[d]]) for d, f in zip(ids, weights, strict=True)]
+        yield from zip(ids, scores, strict=True)
 
 
 def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) -> int:
