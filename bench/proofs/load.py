@@ -435,6 +435,7 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
         watch.kill()
         watch.wait()
     stop_seconds = time.perf_counter() - stopping
+    doctor = run_mem(["doctor", "--json"], project, timeout=COMMAND_TIMEOUT)
     return rows(
         vault,
         tally,
@@ -442,6 +443,7 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
         wall=wall,
         workers=workers,
         watch=(watch_ran, watch.returncode, stop_seconds, watch_out, watch_err),
+        doctor=doctor.stdout,
     )
 
 
@@ -460,6 +462,25 @@ def watch_passes(stdout: Path) -> tuple[int, list[str]]:
     return passes, errors
 
 
+def doctor_row(stdout: str) -> Row:
+    """`mem doctor --json` at the end: no malformed or half-written entry, no id twice, an
+    index that holds what the files hold."""
+    try:
+        problems = json.loads(stdout)["problems"]
+    except (ValueError, KeyError, TypeError):
+        return Row(
+            PART, "mem doctor at the end", f"no report: {stdout[:80]!r}", "no problem", False
+        )
+    kinds = Counter(problem["code"] for problem in problems)
+    for problem in problems[:5]:
+        print(
+            f"# load: doctor: {problem['path']}:{problem['line']}: {problem['message']}",
+            file=sys.stderr,
+        )
+    told = ", ".join(f"{number} {code}" for code, number in sorted(kinds.items()))
+    return Row(PART, "mem doctor at the end", told or "no problem", "no problem", not problems)
+
+
 def rows(
     vault: Path,
     tally: Tally,
@@ -468,6 +489,7 @@ def rows(
     wall: float,
     workers: int,
     watch: tuple[bool, int | None, float, Path, Path],
+    doctor: str,
 ) -> list[Row]:
     """The part's rows, from the vault as the run left it and what the run saw."""
     findings = check(vault, tally.expected, editor.saved)
@@ -520,6 +542,7 @@ def rows(
             not errors,
         ),
         Row(PART, "mem watch, stopped with SIGINT", watch_told, "exits cleanly", watch_clean),
+        doctor_row(doctor),
         Row(
             PART,
             "editor saves (re-saves on top of a write of mem's)",

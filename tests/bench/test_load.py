@@ -12,7 +12,7 @@ from conftest import REPO
 sys.path.insert(0, str(REPO / "bench"))
 
 from proofs import load  # bench/ is no package: its scripts put it on sys.path
-from proofs.common import fresh_vault
+from proofs.common import fresh_vault, run_mem
 
 
 def held(rows: list, check: str) -> tuple[str, bool | None]:
@@ -48,12 +48,16 @@ def test_the_rows_count_an_entry_lost_one_held_twice_and_a_refused_command(tmp_p
     load.work(commands, project, tally, deadline=float("inf"))
     assert len(tally.expected) == 4  # two adds, a commit's decision and its handoff
 
-    rows = load.rows(vault, tally, editor, wall=1, workers=1, watch=finished_watch(tmp_path, 0))
+    doctor = run_mem(["doctor", "--json"], project).stdout
+    rows = load.rows(
+        vault, tally, editor, wall=1, workers=1, watch=finished_watch(tmp_path, 0), doctor=doctor
+    )
     assert held(rows, "mem's entries lost") == ("0 of 4", True)
     assert held(rows, "hand-written entries lost") == ("0 of 3", True)
     assert held(rows, "entries held twice") == ("0", True)
     assert held(rows, "errors") == ("1 of 4 commands", False)  # the unknown category
     assert held(rows, "mem watch")[1] is True
+    assert held(rows, "mem doctor") == ("no problem", True)
 
     # A write of mem's the file lost, a hand-written entry lost and one saved twice.
     lessons = vault / load.EDITED
@@ -65,13 +69,15 @@ def test_the_rows_count_an_entry_lost_one_held_twice_and_a_refused_command(tmp_p
     lessons.write_text(text + entries[second])
     decisions = vault / "dev" / "decisions.md"
     decisions.write_text(decisions.read_text().replace("(ldXd)", "(gone)"))
-    rows = load.rows(
-        vault, tally, editor, wall=1, workers=1, watch=finished_watch(tmp_path, 1, "Traceback")
-    )
+    doctor = run_mem(["doctor", "--json"], project).stdout
+    watch = finished_watch(tmp_path, 1, "Traceback")
+    rows = load.rows(vault, tally, editor, wall=1, workers=1, watch=watch, doctor=doctor)
     assert held(rows, "mem's entries lost") == ("2 of 4", False)
     assert held(rows, "hand-written entries lost") == ("1 of 3", False)
     assert held(rows, "entries held twice") == ("2", False)  # by its id, and by its marker
     assert held(rows, "mem watch")[1] is False
+    measured, ok = held(rows, "mem doctor")
+    assert "duplicate_id" in measured and ok is False
 
 
 def test_the_editor_saves_again_on_top_of_a_write_that_came_after_its_read(tmp_path, monkeypatch):
