@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 
 from mem.model import Entry
@@ -105,7 +106,33 @@ def entries(lines: Iterable[str], words: Sequence[str] = ()) -> list[Entry]:
 
 def write(folder: Path, notes: Mapping[str, list[Entry]]) -> None:
     """Save the notes atomically (a reader sees the old file or the new, never half)."""
-    lines = [HEADER] + [line_of(entry) for path in sorted(notes) for entry in notes[path]]
+    write_lines(folder, [line_of(entry) for path in sorted(notes) for entry in notes[path]])
+
+
+def replace(folder: Path, notes: Mapping[str, list[Entry]]) -> bool:
+    """Replace the notes of the files in `notes` and keep every other line as it stands, not
+    decoded: a vault of 100,000 entries holds ~25,000 notes, and one edited file should not
+    cost them all. False when there is no readable file to change."""
+    lines = read_lines(folder)
+    if lines is None:
+        return False
+    kept = [(path, line) for line in lines if (path := path_of(line)) not in notes]
+    kept += [(path, line_of(entry)) for path in notes for entry in notes[path]]
+    kept.sort(key=lambda pair: pair[0])  # stable: by file, each file's notes in their order
+    write_lines(folder, [line for _, line in kept])
+    return True
+
+
+def path_of(line: str) -> str:
+    """The file a line's note lives in (its first field), read without decoding the rest;
+    '' for a damaged line, which goes on being skipped."""
+    try:
+        return str(scanstring(line, 2)[0]) if line.startswith('["') else ""
+    except ValueError:
+        return ""
+
+
+def write_lines(folder: Path, lines: list[str]) -> None:
     temp = folder / f".{NOTES_FILE}.{os.getpid()}.tmp"
-    temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    temp.write_text("\n".join([HEADER, *lines]) + "\n", encoding="utf-8")
     os.replace(temp, folder / NOTES_FILE)

@@ -364,13 +364,12 @@ class SearchIndex:
 
     def _save_notes(self, batches: Mapping[str, list[Indexed]]) -> None:
         # The batches hold whole files: their notes replace what the file held before.
-        notes = notes_file.read(self.folder)
-        if notes is None:
-            notes = self._notes_from_index()
-        else:
-            for path, indexed in batches.items():
-                notes[path] = notes_file.by_path(entry for entry, _ in indexed).get(path, [])
-        notes_file.write(self.folder, notes)
+        changed = {
+            path: notes_file.by_path(entry for entry, _ in indexed).get(path, [])
+            for path, indexed in batches.items()
+        }
+        if not notes_file.replace(self.folder, changed):
+            notes_file.write(self.folder, self._notes_from_index())
 
     def _notes_from_index(self) -> notes_file.ByPath:
         docs = self._docs("category", "lessons") | self._docs("kind", "warning")

@@ -53,3 +53,25 @@ def test_a_damaged_line_loses_one_note_and_a_foreign_file_reads_as_none(tmp_path
     assert notes_file.read(tmp_path) is None
     path.unlink()
     assert notes_file.read(tmp_path) is None
+
+
+def at(entry_: Entry, path: str) -> Entry:
+    return entry_._replace(path=path)
+
+
+def test_replacing_one_files_notes_keeps_every_other_line_as_it_stood(tmp_path):
+    a1, a2 = (
+        at(entry("a1", "alpha one"), "alpha/lessons.md"),
+        at(entry("a2", "two"), "alpha/lessons.md"),
+    )
+    b1 = entry("b1", 'beta "one"')
+    notes_file.write(tmp_path, notes_file.by_path([a1, a2, b1]))
+    before = notes_file.read_lines(tmp_path) or []
+    assert notes_file.replace(tmp_path, {"dev/lessons.md": [entry("b2", "beta two")]})
+    after = notes_file.read_lines(tmp_path) or []
+    assert after[:2] == before[:2]  # alpha's lines, byte for byte
+    assert [e.id for e in notes_file.entries(after)] == ["a1", "a2", "b2"]
+    assert notes_file.replace(tmp_path, {"alpha/lessons.md": []})
+    assert [e.id for e in notes_file.entries(notes_file.read_lines(tmp_path) or [])] == ["b2"]
+    (tmp_path / notes_file.NOTES_FILE).unlink()
+    assert not notes_file.replace(tmp_path, {"dev/lessons.md": []})
