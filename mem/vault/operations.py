@@ -21,15 +21,18 @@ def insert(vault: Path, ref: layout.FileRef, blocks: str, new_ids: Collection[st
     """Put rendered entries on top of a category file (creating it); return them as parsed."""
     folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
 
+    written: list[codec.ParsedFile] = []  # the text last made, parsed (no third parse)
+
     def change(old: str) -> str:
         text = old or codec.new_file_text(folder_agent, ref.category)
         before = codec.parse_ref(text, ref)
         after = codec.insert_entry(before, blocks)
-        check_others_unchanged(before, codec.parse_ref(after, ref), set(new_ids), ref.path)
+        written[:] = [codec.parse_ref(after, ref)]
+        check_others_unchanged(before, written[0], set(new_ids), ref.path)
         return after
 
-    _, new_text = store.update(vault, ref.path, change)
-    found = [s.entry for s in codec.parse_ref(new_text, ref).spans if s.entry.id in new_ids]
+    store.update(vault, ref.path, change)
+    found = [s.entry for s in written[0].spans if s.entry.id in new_ids]
     if len(found) != len(set(new_ids)):  # blocks we rendered always parse: anything else is a bug
         raise AssertionError(f"entries {sorted(new_ids)} did not parse after insertion")
     return found

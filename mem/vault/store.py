@@ -7,6 +7,7 @@ import fcntl
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,10 @@ from mem.errors import FileUnreadable, FileUnwritable, MemError, NotUtf8, VaultR
 from mem.vault.layout import STATE_DIR, inside
 
 LOCK_DIR = f"{STATE_DIR}/locks"
-UPDATE_TRIES = 20  # reads of a file a person keeps saving before a write gives up
+# A write redoes its change on a file a person keeps saving for at least this many tries and
+# seconds: a large file an editor saves every 50 ms can take many tries to win.
+UPDATE_TRIES = 20
+UPDATE_SECONDS = 10.0
 READ_ONLY_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
@@ -249,7 +253,10 @@ def update(
 def rewrite(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[str, str]:
     """`update` for a caller that holds the file's lock: read, change, and write unless the
     file changed in between, else again from what it now holds."""
-    for _ in range(UPDATE_TRIES):
+    started = time.monotonic()
+    tries = 0
+    while tries < UPDATE_TRIES or time.monotonic() - started < UPDATE_SECONDS:
+        tries += 1
         raw = read_bytes(vault, relative)
         old = decoded_strict(raw, relative)
         new = change(old)
@@ -261,6 +268,7 @@ def rewrite(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[s
             continue  # a person saved the file meanwhile: redo the change on their text
         return old, new
     raise FileUnwritable(
-        f"cannot write {relative}: it changed {UPDATE_TRIES} times while mem was writing "
-        "it (an editor saving it in a loop?); nothing was written, try again"
+        f"cannot write {relative}: it changed {tries} times in "
+        f"{time.monotonic() - started:.1f} s while mem was writing it (an editor saving it "
+        "in a loop?); it is as it was last saved: run the command again"
     )
