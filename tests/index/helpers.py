@@ -14,7 +14,7 @@ def indexed(
 ) -> tuple[Entry, str]:
     """Entry `e00n` of the category file `path` (its agent's, of the category's first kind)."""
     agent, _, name = path.partition("/")
-    category = name.removesuffix(".md")
+    category = name.removeprefix("archive/").removesuffix(".md")
     kind = KINDS_BY_CATEGORY[category][0]
     made = Entry(
         id=f"e{n:03d}",
@@ -27,5 +27,6 @@ def indexed(
         header=(("kind", kind),),
         scope="agent",
         path=path,
+        archived=name.startswith("archive/"),
     )
     return made, f"{n}:{body}"

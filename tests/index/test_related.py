@@ -90,6 +90,20 @@ def test_a_small_change_to_a_large_index_keeps_the_table_and_counts_it(tmp_path)
     assert '"unrelated": 2' in manifest
 
 
+def test_indexing_an_archive_is_no_reason_to_work_the_table_out_again(tmp_path):
+    # Its entries were hot, and counted, when the table was worked out: after a compaction the
+    # first search of the archive indexes most of the vault and would pay for it every time.
+    index = build(tmp_path, filler(100, 20))
+    before = (index.folder / related.RELATED_FILE).stat().st_mtime_ns
+    moved = [
+        entry(n, f"cache warming needs redis {n}", path="dev/archive/facts.md") for n in (1, 2)
+    ]
+    index.update({"dev/archive/facts.md": moved}, {})
+    assert (index.folder / related.RELATED_FILE).stat().st_mtime_ns == before
+    manifest = (index.folder / "manifest.json").read_text(encoding="utf-8")
+    assert '"unrelated": 0' in manifest
+
+
 def test_a_table_of_another_version_or_none_widens_nothing(tmp_path):
     index = build(tmp_path, VAULT + filler(100, 80))
     path = index.folder / related.RELATED_FILE
