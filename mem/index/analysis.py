@@ -3,6 +3,7 @@ stemmer with the step it leaves out."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -183,3 +184,42 @@ def content_analyzer() -> Any:
         | StopFilter(stoplist=STOP_WORDS)
         | StemFilter(stemfn=stem)
     )
+
+
+# Whoosh's RegexTokenizer's default pattern, its group made non-capturing for findall.
+TOKEN = re.compile(r"[\w\*]+(?:\.?[\w\*]+)*")
+MIN_WORD = 2  # StopFilter's minsize: a one-letter word is no term
+
+
+@lru_cache(maxsize=262144)
+def token_terms(token: str) -> tuple[str, ...]:
+    """The terms content_analyzer makes of one token of its tokenizer, worked out once per
+    distinct token: the same steps as its filters, without a Token object per word."""
+    from mem.index.identifiers import identifier_parts, plain_word
+
+    parts = [token] if plain_word(token) else identifier_parts(token)
+    words = [part for part in parts if not part.isdigit()]
+    if len(parts) <= 1 or not words:
+        found = [parts[0] if len(parts) == 1 else token]
+    else:
+        found = [*words, "".join(parts)]
+    return tuple(
+        stem(lowered)
+        for word in found
+        if len(lowered := word.lower()) >= MIN_WORD and lowered not in STOP_WORDS
+    )
+
+
+def terms(text: str) -> list[str]:
+    """The terms content_analyzer makes of `text`, in order: the same list, several times
+    faster (a rebuild analyses every entry's text three times)."""
+    return [term for token in TOKEN.findall(text) for term in token_terms(token)]
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How many times each term of `text` occurs, in order of first occurrence."""
+    counts: dict[str, int] = {}
+    for token in TOKEN.findall(text):
+        for term in token_terms(token):
+            counts[term] = counts.get(term, 0) + 1
+    return counts

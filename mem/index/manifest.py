@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from mem.model import CATEGORY_OF_KIND
 
-SCHEMA_VERSION = 20  # bump when the fields or sidecar files change: another version is rebuilt
+SCHEMA_VERSION = 21  # bump when the fields or sidecar files change: another version is rebuilt
 MANIFEST = "manifest.json"
 KIND_CODES: tuple[str, ...] = tuple(sorted(CATEGORY_OF_KIND))  # a kind's code in the rank column
 

@@ -104,7 +104,7 @@ class Ranking(NamedTuple):
 def build_schema() -> Any:
     from whoosh import columns, fields
 
-    from mem.index.analysis import content_analyzer
+    from mem.index.text_field import Text
 
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
@@ -120,7 +120,7 @@ def build_schema() -> Any:
         # ranking: a task that says "dependency." finds the tag `dependencies`, and "flaky" the
         # tag `flaky-tests`.
         tags=fields.KEYWORD(stored=True, lowercase=True, commas=True),
-        tag_words=fields.TEXT(analyzer=content_analyzer(), phrase=False),
+        tag_words=Text(),
         # Stored only: the rank column orders and filters by date. Indexed, its numeric terms
         # were three quarters of the term dictionary, which every process reads when it opens.
         date=fields.STORED(),
@@ -131,8 +131,8 @@ def build_schema() -> Any:
         open_task=fields.ID(),  # yes | no
         expires=fields.ID(),  # expiry_term of the entry's `expires:`; absent when it has none
         header=fields.STORED(),
-        content=fields.TEXT(stored=True, analyzer=content_analyzer()),
-        context=fields.TEXT(analyzer=content_analyzer(), phrase=False),  # see index/context.py
+        content=Text(stored=True),
+        context=Text(),  # see index/context.py
     )
 
 
@@ -565,8 +565,9 @@ class SearchIndex:
 
     def terms_of(self, text: str) -> list[str]:
         """The index terms the content analyzer makes of `text`, in order."""
-        analyzer = self.open().schema["content"].analyzer
-        return [token.text for token in analyzer(text)]
+        from mem.index.analysis import terms
+
+        return terms(text)
 
     def _ordered(self, docs: list[int], limit: int | None, by: str) -> list[Entry]:
         if not docs:
