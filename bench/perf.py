@@ -31,9 +31,11 @@ The machine may set PYTHONDONTWRITEBYTECODE=1; with an editable install that wou
 recompile mem's sources. The subprocesses run without that variable, after one warm-up run, so
 .pyc files exist as they would after `pip install`. MEM_VAULT and MEM_AGENT are removed as well.
 
-Goals, checked at the largest size (normally N = 10,000): search ≤ 120 ms median, recall ≤ 150
-ms median, --help ≤ 2.5 × `python -c pass`, full rebuild ≤ 15 s, edit-then-search ≤ 250 ms,
-the PreToolUse hook ≤ 100 ms, a compaction ≤ 10 s, and recall after it no slower (≤ 1.1 ×).
+Goals (issue 25), as ratios to `python -c pass` in the same run, at every size of 10,000 or
+more: search ≤ 6×, recall ≤ 7×, edit-then-search ≤ 12×, the PreToolUse hook ≤ 5×, --help ≤
+2.5×; a full rebuild ≤ 30 s, the first `search --all` after a compaction ≤ 10 s, the most memory
+any command holds ≤ 100 MiB, recall after a compaction no slower (≤ 1.1 ×); and at 10,000 a
+compaction ≤ 10 s.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import string
@@ -89,15 +92,20 @@ EDITED_FILES: tuple[tuple[str, str], ...] = (
 )
 MS = 1000.0
 
-# Goals at 10,000 entries: (metric, limit, unit). "ratio" compares with `python -c pass`.
-GOAL_SEARCH_MS = 120.0
-GOAL_RECALL_MS = 150.0
+# Goals, as ratios to `python -c pass` in the same run (this machine's speed varies from day to
+# day), checked at every size of 10,000 entries or more (issue 25: a team's vault after a year
+# holds ~100,000, archives included), else at the largest size measured.
+GOAL_SEARCH_RATIO = 6.0
+GOAL_RECALL_RATIO = 7.0
+GOAL_EDIT_RATIO = 12.0
+GOAL_PRE_TOOL_RATIO = 5.0  # issue 13: the lookup before every edit and command
 GOAL_HELP_RATIO = 2.5
-GOAL_REBUILD_MS = 15_000.0
-GOAL_EDIT_MS = 250.0
-GOAL_PRE_TOOL_MS = 100.0  # issue 13: the lookup before every edit and command
-GOAL_COMPACT_MS = 10_000.0  # issue 14: one compaction of the whole vault
+GOAL_REBUILD_MS = 30_000.0
+GOAL_FIRST_ALL_MS = 10_000.0  # the first search --all after a compaction indexes the archive
+GOAL_PEAK_MIB = 100.0  # the most memory any one mem command held
+GOAL_COMPACT_MS = 10_000.0  # issue 14: one compaction of the whole vault, at 10,000 entries
 GOAL_RECALL_AFTER_COMPACT = 1.10  # issue 14: recall no slower after it (within run-to-run noise)
+GOAL_SIZE = 10_000
 
 # --- word lists: a small technical vocabulary, so each query matches a subset --------------------
 
@@ -471,7 +479,10 @@ def measure_size(
     mem: list[str],
     env: dict[str, str],
     log: Callable[[str], None],
+    peaks: dict[int, float],
 ) -> list[Result]:
+    """Time every metric on a fresh synthetic vault of N entries; `peaks` gets the most memory
+    (MiB) any command held."""
     folder = root / f"n{n}"
     folder.mkdir()
     vault = folder / ".memory"
@@ -561,6 +572,8 @@ def measure_size(
         after.append(run_checked(same, env, compacted))
     log(f"N={n}: compact, and recall before and after it, timed")
 
+    # The most memory any command held so far (the sizes ascend, so this size's commands).
+    peaks[n] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     floor = statistics.median(times["python -c pass"]) * MS
     results = [summarize(n, metric, values, floor) for metric, values in times.items()]
     results.append(summarize(n, "edit + mem search", edits, floor))
@@ -572,47 +585,45 @@ def measure_size(
     return results
 
 
-def check_goals(results: list[Result]) -> list[Goal]:
-    """Check the goals at the largest size measured (10,000 by default)."""
-    n = max(result.n for result in results)
-    at = {result.metric: result for result in results if result.n == n}
-    recall = at["mem recall"].median_ms
-    search, help_, rebuild, edit = (
-        at["mem search"].median_ms,
-        at["mem --help"].ratio_to_pass or 0.0,
-        at["full rebuild"].median_ms,
-        at["edit + mem search"].median_ms,
-    )
-    pre_tool = at["hook PreToolUse"].median_ms
-    compact = at["mem compact"].median_ms
-    before = at["recall before compact"].median_ms
-    after = at["recall after compact"].median_ms / before if before else 0.0
-    return [
-        Goal(n, "mem search median", search, GOAL_SEARCH_MS, "ms", search <= GOAL_SEARCH_MS),
-        Goal(n, "mem recall median", recall, GOAL_RECALL_MS, "ms", recall <= GOAL_RECALL_MS),
-        Goal(
-            n, "mem --help / python -c pass", help_, GOAL_HELP_RATIO, "x", help_ <= GOAL_HELP_RATIO
-        ),
-        Goal(n, "full rebuild median", rebuild, GOAL_REBUILD_MS, "ms", rebuild <= GOAL_REBUILD_MS),
-        Goal(n, "edit + search median", edit, GOAL_EDIT_MS, "ms", edit <= GOAL_EDIT_MS),
-        Goal(
-            n,
-            "hook PreToolUse median",
-            pre_tool,
-            GOAL_PRE_TOOL_MS,
-            "ms",
-            pre_tool <= GOAL_PRE_TOOL_MS,
-        ),
-        Goal(n, "mem compact", compact, GOAL_COMPACT_MS, "ms", compact <= GOAL_COMPACT_MS),
-        Goal(
-            n,
-            "recall after / before compact",
-            after,
-            GOAL_RECALL_AFTER_COMPACT,
-            "x",
-            after <= GOAL_RECALL_AFTER_COMPACT,
-        ),
-    ]
+def check_goals(results: list[Result], peaks: dict[int, float]) -> list[Goal]:
+    """Check the goals at every size of 10,000 entries or more (else at the largest)."""
+    sizes = sorted({result.n for result in results})
+    checked = [n for n in sizes if n >= GOAL_SIZE] or sizes[-1:]
+    goals: list[Goal] = []
+    for n in checked:
+        at = {result.metric: result for result in results if result.n == n}
+
+        def ratio(metric: str, at: dict[str, Result] = at) -> float:
+            return at[metric].ratio_to_pass or 0.0
+
+        def under(name: str, value: float, limit: float, unit: str, n: int = n) -> Goal:
+            return Goal(n, name, value, limit, unit, value <= limit)
+
+        before = at["recall before compact"].median_ms
+        after = at["recall after compact"].median_ms / before if before else 0.0
+        goals += [
+            under("mem search / python -c pass", ratio("mem search"), GOAL_SEARCH_RATIO, "x"),
+            under("mem recall / python -c pass", ratio("mem recall"), GOAL_RECALL_RATIO, "x"),
+            under(
+                "edit + search / python -c pass", ratio("edit + mem search"), GOAL_EDIT_RATIO, "x"
+            ),
+            under(
+                "PreToolUse / python -c pass", ratio("hook PreToolUse"), GOAL_PRE_TOOL_RATIO, "x"
+            ),
+            under("mem --help / python -c pass", ratio("mem --help"), GOAL_HELP_RATIO, "x"),
+            under("full rebuild", at["full rebuild"].median_ms, GOAL_REBUILD_MS, "ms"),
+            under(
+                "first --all after compact",
+                at["first --all search"].median_ms,
+                GOAL_FIRST_ALL_MS,
+                "ms",
+            ),
+            under("peak memory of a command", peaks.get(n, 0.0), GOAL_PEAK_MIB, "MiB"),
+            under("recall after / before compact", after, GOAL_RECALL_AFTER_COMPACT, "x"),
+        ]
+        if n == GOAL_SIZE:
+            goals.append(under("mem compact", at["mem compact"].median_ms, GOAL_COMPACT_MS, "ms"))
+    return goals
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -650,13 +661,17 @@ def print_table(results: list[Result], goals: list[Goal], info: list[str]) -> No
             f"{result.min_ms:>9.1f} {ratio:>7}"
         )
     print()
-    print(f"Goals at N={goals[0].n:,}:")
-    for goal in goals:
-        value = f"{goal.value:.2f}×" if goal.unit == "x" else f"{goal.value:.1f} ms"
-        limit = f"{goal.limit:.2f}×" if goal.unit == "x" else f"{goal.limit:,.0f} ms"
-        print(
-            f"  {goal.name:<30} {value:>11}  (goal ≤ {limit:<9})  {'met' if goal.met else 'MISSED'}"
-        )
+    for n in dict.fromkeys(goal.n for goal in goals):
+        print(f"Goals at N={n:,}:")
+        for goal in (goal for goal in goals if goal.n == n):
+            print(
+                f"  {goal.name:<32} {shown(goal.value, goal.unit):>12}  "
+                f"(goal ≤ {shown(goal.limit, goal.unit):<10})  {'met' if goal.met else 'MISSED'}"
+            )
+
+
+def shown(value: float, unit: str) -> str:
+    return f"{value:.2f}×" if unit == "x" else f"{value:,.1f} {unit}"
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -693,14 +708,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = Path(tempfile.mkdtemp(prefix="mem-perf-"))
     try:
         results: list[Result] = []
-        for n in args.sizes:
-            results.extend(measure_size(root, n, args, mem, env, log))
+        peaks: dict[int, float] = {}
+        for n in sorted(args.sizes):
+            results.extend(measure_size(root, n, args, mem, env, log, peaks))
     finally:
         if args.keep:
             log(f"vaults kept in {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
-    goals = check_goals(results)
+    goals = check_goals(results, peaks)
     info = notes(mem, args)
     if args.json:
         payload = {
@@ -711,6 +727,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "rebuild_runs": args.rebuild_runs,
             "seed": args.seed,
             "results": [asdict(result) for result in results],
+            "peak_mib": peaks,
             "goals": [asdict(goal) for goal in goals],
             "all_goals_met": all(goal.met for goal in goals),
             "kept": str(root) if args.keep else None,
