@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mem.errors import MemError, VaultReadOnly
+from mem.errors import VaultReadOnly
 from mem.index import manifest, notes_file
 from mem.index.manifest import FileStamp
 from mem.model import Entry, Problem
@@ -223,28 +223,31 @@ def merely_touched(path: str, stamp: FileStamp, known: dict[str, FileStamp]) -> 
     return path in known and known[path].sha256 == stamp.sha256
 
 
+HEADER_MARK = b"<!-- id:"  # the start of an entry's header: counted for the notice
+
+
 def rebuild(
     vault: Path, index: SearchIndex, refs: list[layout.FileRef], feedback: Feedback, damaged: bool
 ) -> int:
-    """Build the whole index again from the markdown; return the number of entries."""
-    everything: list[Indexed] = []
+    """Build the whole index again from the markdown; return the number of entries. Files are
+    read one at a time as the writer takes their entries: at 100,000 entries, holding them all
+    parsed at once cost more memory than the index writer itself."""
     stamps: dict[str, FileStamp] = {}
-    for ref in refs:
-        stamp_before = os.stat(vault / ref.path)
-        entries, digest = indexable(vault, ref)
-        everything.extend(reversed(entries))  # bottom first, as updates add them: see top()
-        stamps[ref.path] = stamp_from(stamp_before, digest)
+    total = sum(store.read_bytes(vault, ref.path).count(HEADER_MARK) for ref in refs)
+
+    def entries() -> Iterator[Indexed]:
+        for ref in refs:
+            stamp_before = os.stat(vault / ref.path)
+            found, digest = indexable(vault, ref)
+            stamps[ref.path] = stamp_from(stamp_before, digest)
+            yield from reversed(found)  # bottom first, as updates add them: see top()
+
     if damaged:
-        feedback.notice(
-            f"the index was missing or unreadable; rebuilding it ({len(everything)} entries)"
-        )
-    elif everything:
-        feedback.notice(f"building the index ({len(everything)} entries)")
-    progress = feedback.progress if len(everything) > LARGE_REBUILD else None
+        feedback.notice(f"the index was missing or unreadable; rebuilding it ({total} entries)")
+    elif total:
+        feedback.notice(f"building the index ({total} entries)")
+    progress = feedback.progress if total > LARGE_REBUILD else None
     try:
-        index.rebuild(everything, len(everything), stamps, progress)
+        return index.rebuild(entries(), total, stamps, progress)
     except OSError as exc:
         raise store.explain_os_error(exc, INDEX_DIR) from exc
-    except MemError:
-        raise
-    return len(everything)
