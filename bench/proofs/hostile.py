@@ -660,9 +660,15 @@ def huge_stdin_rows(folder: Path, sizes: Sequence[int], seed: int) -> list[Row]:
         )
     )
     hours = 1e9 / rates[-1] / 3600
+    slope = (peaks[-1] - peaks[-2]) / 1024 / ((sizes[-1] - sizes[-2]) / 1e6)  # MB per MB
+    at_gb = peaks[-1] / 1024 + slope * (1e9 - sizes[-1]) / 1e6
     rows.append(
         Row(
-            PART, "1 GB of stdin", f"not run: at {rates[-1] / 1e6:.2f} MB/s it takes ~{hours:.1f} h"
+            PART,
+            "1 GB of stdin",
+            f"not run: at {rates[-1] / 1e6:.2f} MB/s it takes ~{hours:.1f} h; peak RSS grew "
+            f"{slope:.2f} MB per MB between the last two sizes (~{at_gb:.0f} MB at 1 GB if it "
+            "kept growing so)",
         )
     )
     return rows
