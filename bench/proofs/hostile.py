@@ -571,9 +571,9 @@ def escape_rows(folder: Path) -> list[Row]:
 # --- 3. a huge stdin ---------------------------------------------------------------------------
 
 
-def build_log(path: Path, size: int, seed: int) -> None:
+def build_log(path: Path, size: int, seed: int, blank: str = "\n") -> None:
     """`size` bytes of what a huge stdin realistically is: a build log with an agent's lines
-    in it, a blank line now and then."""
+    in it, a blank line now and then (`blank=""`: none at all)."""
     rng = random.Random(seed)
     shapes = (
         "[2026-11-28T12:{m:02d}:{s:02d}Z] INFO  worker-{w}: processed batch {b} in {t} ms",
@@ -596,7 +596,7 @@ def build_log(path: Path, size: int, seed: int) -> None:
                 )
                 for _ in range(rng.randrange(5, 40))
             ]
-            block = "\n".join(lines) + "\n\n"
+            block = "\n".join(lines) + "\n" + blank
             out.write(block)
             written += len(block)
 
@@ -672,6 +672,31 @@ def huge_stdin_rows(folder: Path, sizes: Sequence[int], seed: int) -> list[Row]:
         )
     )
     return rows
+
+
+def unbroken_log_rows(folder: Path, sizes: Sequence[int], seed: int) -> list[Row]:
+    """The same log with no blank line at all, as many build logs are: plain text is cut into
+    messages at blank lines, so here the whole input is one message."""
+    repo = folder / "unbroken"
+    fresh_vault(repo)
+    peaks = []
+    for size in sizes:
+        path = folder / f"unbroken-{size}.txt"
+        build_log(path, size, seed, blank="")
+        ran, peak = peak_run(["commit", "-a", "dev"], repo, path)
+        path.unlink()
+        peaks.append(peak)
+    slope = (peaks[-1] - peaks[0]) / 1024 / ((sizes[-1] - sizes[0]) / 1e6)
+    return [
+        Row(
+            PART,
+            "commit of a build log with no blank line: peak RSS at "
+            + ", ".join(f"{size / 1e6:g} MB" for size in sizes),
+            ", ".join(f"{peak / 1024:.0f} MB" for peak in peaks)
+            + f" ({slope:.1f} MB per MB of input; last run {ran.seconds:.0f} s, exit "
+            f"{ran.returncode})",
+        )
+    ]
 
 
 # --- 4. secrets --------------------------------------------------------------------------------
@@ -923,6 +948,8 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
     rows += stdin_rows(workdir, examples, seed)
     rows += escape_rows(workdir)
     rows += huge_stdin_rows(workdir, sizes, seed)
+    if not quick:
+        rows += unbroken_log_rows(workdir, (250_000, 1_000_000), seed)
     rows += secret_rows(workdir, quick, seed)
     rows += private_rows(workdir, seed)
     return rows
