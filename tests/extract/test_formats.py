@@ -173,3 +173,21 @@ def test_broken_json_lines_are_skipped_not_fatal():
         "{not json\n",
     ]
     assert list(formats.read("claude-jsonl", lines))
+
+
+def test_a_long_log_without_blank_lines_is_read_in_linear_time(monkeypatch):
+    # Counting a chunk's fences at every line of a log with no blank line to cut at read the
+    # whole chunk again per line: 10 MB of build log took hours. The blank line is looked at first.
+    calls = 0
+    real = formats.fence_mark
+
+    def counted(line):
+        nonlocal calls
+        calls += 1
+        return real(line)
+
+    monkeypatch.setattr(formats, "fence_mark", counted)
+    lines = [f"gcc -O2 -c src/file_{n}.c -o build/file_{n}.o\n" for n in range(5000)]
+    (message,) = formats.read_text(lines)
+    assert message.text.count("\n") == 5000
+    assert calls < 3 * len(lines)
