@@ -69,8 +69,11 @@ def doctor(
         for span in parsed.spans:
             seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))
     problems.extend(check_duplicates(vault, seen, fix, now))
-    by_id = {copies[0][0].id: copies[0][0] for copies in seen.values()}
     problems.extend(check_wrong_files(vault, seen, fix))
+    # The fixes above move and rename entries: links are judged where the entries are now.
+    by_id = (
+        entries_now(vault) if fix else {copies[0][0].id: copies[0][0] for copies in seen.values()}
+    )
     problems.extend(check_supersedes(vault, by_id, fix))
     problems.extend(check_temp_files(vault, fix))
     problems.extend(check_gitignore(vault, fix))
@@ -81,6 +84,15 @@ def doctor(
     problems.extend(check_index(vault, fix, feedback))
     warnings = check_hook_agents(settings)
     return DoctorReport(tuple(problems), len(refs), entry_count, tuple(warnings))
+
+
+def entries_now(vault: Path) -> dict[str, Entry]:
+    """The first copy of each id as the category files hold it now (--fix changed them)."""
+    found: dict[str, Entry] = {}
+    for ref in layout.category_files(vault):
+        for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries:
+            found.setdefault(entry.id, entry)
+    return found
 
 
 def check_hook_agents(settings: Settings) -> list[Problem]:

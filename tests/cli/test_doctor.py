@@ -457,3 +457,20 @@ def test_doctor_says_which_entries_left_a_file_since_the_index_saw_them(mem, vau
     assert gone in vanished[0]["message"] and kept not in vanished[0]["message"]
     ok(mem("doctor", "--fix"))
     ok(mem("doctor"))  # accepted as the file now is
+
+
+def test_doctor_fix_links_back_an_entry_whose_stopped_move_it_just_finished(mem, vault):
+    """A merge of a branch that compacted (the entry archived, `superseded-by:` its survivor)
+    with one that edited the entry: the file's edited copy wins the move, and the link it did
+    not have is restored on the archived entry, where it now is."""
+    survivor = entry_block("newer", "2026-11-02T10:00Z", "Use argon2.", supersedes="older")
+    older = entry_block("older", "2026-11-01T10:00Z", "Use bcrypt.", superseded_by="newer")
+    edited = entry_block("older", "2026-11-01T10:00Z", "Use bcrypt, edited.")
+    write_category_file(vault, "dev/decisions.md", "dev", "decisions", survivor, edited)
+    write_category_file(vault, "dev/archive/decisions.md", "dev", "decisions", older)
+    fixing = mem("doctor", "--fix")
+    assert fixing.exit_code == 0, fixing.stderr
+    archived = (vault / "dev/archive/decisions.md").read_text()
+    assert "<!-- id:older superseded-by:newer -->" in archived and "bcrypt, edited" in archived
+    assert "older" not in (vault / "dev/decisions.md").read_text().replace("supersedes:older", "")
+    ok(mem("doctor"))
