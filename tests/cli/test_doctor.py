@@ -474,3 +474,46 @@ def test_doctor_fix_links_back_an_entry_whose_stopped_move_it_just_finished(mem,
     assert "<!-- id:older superseded-by:newer -->" in archived and "bcrypt, edited" in archived
     assert "older" not in (vault / "dev/decisions.md").read_text().replace("supersedes:older", "")
     ok(mem("doctor"))
+
+
+@pytest.mark.parametrize("with_heading", [False, True])
+def test_a_union_merge_that_put_entries_between_a_header_and_its_body_is_joined_by_fix(
+    mem, vault, with_heading
+):
+    """This branch changed an entry's header (forgot it), the merged one added an entry just
+    above it: git kept the header line here, the new entry, then the header again over the body.
+    --fix keeps one entry under its id, forgotten, and the new one; nothing renamed or lost."""
+    project = vault.parent
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.email", "t@example.com")
+    git(project, "config", "user.name", "t")
+    old = added_id(mem("add", "Chose bcrypt for passwords", "-c", "decisions", "-a", "dev"))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "first")
+    git(project, "checkout", "-qb", "other")
+    new = added_id(mem("add", "Chose argon2 for tokens", "-c", "decisions", "-a", "dev"))
+    git(project, "commit", "-qam", "added on other")
+    git(project, "checkout", "-q", "main")
+    ok(mem("forget", old, "-a", "dev"))
+    git(project, "commit", "-qam", "forgot it on main")
+    git(project, "merge", "-q", "other", "-m", "merge")  # .gitattributes: merge=union
+    decisions = vault / "dev" / "decisions.md"
+    text = decisions.read_text()
+    assert text.count(f"<!-- id:{old}") == 2 and text.index(f"id:{old}") < text.index(new)
+    if with_heading:  # the other shape: the header and its heading above the new entry
+        heading = text[text.index("## ", text.index(f"id:{old}")) :].split("\n", 1)[0]
+        first_line = text.index("\n", text.index(f"id:{old}")) + 1
+        decisions.write_text(text[:first_line] + heading + "\n" + text[first_line:])
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert [p["code"] for p in report["problems"] if p["path"] == "dev/decisions.md"] == [
+        "duplicate_header"
+    ]
+    ok(mem("doctor", "--fix"))
+    text = decisions.read_text()
+    assert text.count("<!-- id:") == 2 and text.count(f"id:{old}") == 1
+    assert "superseded-by:forgotten" in text and "Chose bcrypt" in text and "argon2" in text
+    ok(mem("doctor"))
+    assert {e["id"] for e in data(mem("list", "-a", "dev", "--all", "--json"))["entries"]} == {
+        old,
+        new,
+    }
