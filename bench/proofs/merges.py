@@ -167,19 +167,39 @@ class Verdict:
     lost: int = 0  # ids either branch held that are gone, or not where either branch had them
     duplicated: int = 0  # ids held twice, and texts one entry held that two entries now hold
     edits_lost: int = 0  # edits a branch made that are not in the text of the entry's id
+    texts_lost: int = 0  # entries missing a line of their text as a branch had it
     undone: int = 0  # forgets, supersedes and reinforcements a branch made that no longer stand
     both_edited: int = 0  # entries both branches edited
     both_kept: int = 0  # ...whose two edits are both in the merged entry
     examples: list[str] = field(default_factory=list)
 
     def add(self, other: Verdict) -> None:
-        for name in ("lost", "duplicated", "edits_lost", "undone", "both_edited", "both_kept"):
+        for name in (
+            "lost",
+            "duplicated",
+            "edits_lost",
+            "texts_lost",
+            "undone",
+            "both_edited",
+            "both_kept",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.examples += other.examples[: max(0, 5 - len(self.examples))]
 
     def note(self, text: str) -> None:
         if len(self.examples) < 5:
             self.examples.append(text)
+
+
+def kept_lines(body: str, merged: str) -> bool:
+    """Whether every line of a branch's text of an entry (its heading too) is in its merged
+    text, as it was or with an edit the editor appended to it."""
+    after = merged.splitlines()
+    return all(
+        line in after or any(other.startswith(f"{line.rstrip()} Edited: ") for other in after)
+        for line in body.splitlines()
+        if line.strip()
+    )
 
 
 def entries_per_token(state: State) -> Counter[str]:
@@ -213,6 +233,9 @@ def judge(a: State, b: State, after: State) -> Verdict:
         if missing:
             verdict.edits_lost += len(missing)
             verdict.note(f"edit {', '.join(sorted(missing))} of {entry_id} lost")
+        if any(not kept_lines(copy.body, merged.body) for copy in held):
+            verdict.texts_lost += 1
+            verdict.note(f"{entry_id}'s text as a branch had it is not its text after the merge")
         sides = [set().union(*(c.edits for c in side.get(entry_id, []))) for side in (a, b)]
         if sides[0] - sides[1] and sides[1] - sides[0]:
             verdict.both_edited += 1
@@ -321,6 +344,7 @@ class Tally:
 
     operations: Counter[str] = field(default_factory=Counter)
     failed: Counter[str] = field(default_factory=Counter)  # exit status not 0
+    refusals: list[str] = field(default_factory=list)  # what mem said, a few
     crashes: list[str] = field(default_factory=list)  # a traceback's last line
     markers: int = 0  # merges that left a conflict marker
     refused: int = 0  # merges git would not finish
@@ -341,6 +365,7 @@ class Branch:
         self.done: Counter[str] = Counter()
         self.failed: Counter[str] = Counter()
         self.crashes: list[str] = []
+        self.refusals: list[str] = []
 
     def mem(self, operation: str, *words: str, stdin: str | None = None, **env: str) -> bool:
         ran = run_mem(words, self.repo, stdin=stdin, env={**self.env, **env}, timeout=120)
@@ -349,6 +374,7 @@ class Branch:
             self.crashes.append(f"mem {' '.join(words)}: {ran.stderr.strip().splitlines()[-1]}")
         if ran.returncode != 0:
             self.failed[operation] += 1
+            self.refusals.append(f"mem {' '.join(words[:2])}: {ran.stderr.strip()[-160:]}")
         return ran.returncode == 0
 
     def live(self, topics: tuple[str, ...] = TOPICS) -> list[Copy]:
@@ -431,6 +457,7 @@ def run_pair(repo: Path, index: int, seed: int, env: dict[str, str], tally: Tall
             tally.operations.update(branch.done)
             tally.failed.update(branch.failed)
             tally.crashes += branch.crashes
+            tally.refusals += branch.refusals[: max(0, 2 - len(tally.refusals))]
         for ran in (fix, check):
             if "Traceback" in ran.stderr:
                 tally.crashes.append(f"mem doctor: {ran.stderr.strip().splitlines()[-1]}")
@@ -493,6 +520,8 @@ def rows(tally: Tally, pairs: int) -> list[Row]:
             count(verdict.duplicated), "0", verdict.duplicated == 0),
         Row(PART, "edits lost (a branch's edit missing from its entry)",
             count(verdict.edits_lost), "0", verdict.edits_lost == 0),
+        Row(PART, "entry texts lost (a line of an entry on a branch missing from it after)",
+            count(verdict.texts_lost), "0", verdict.texts_lost == 0),
         Row(PART, "forgets, supersedes and reinforcements undone",
             count(verdict.undone), "0", verdict.undone == 0),
         Row(PART, "mem runs that crashed with a traceback",
@@ -512,6 +541,6 @@ def rows(tally: Tally, pairs: int) -> list[Row]:
                 ", ".join(f"{name} {n}" for name, n in tally.failed.most_common()),
             )
         )
-    for example in [*verdict.examples, *tally.crashes[:3], *tally.invalid]:
+    for example in [*verdict.examples, *tally.crashes[:3], *tally.invalid, *tally.refusals]:
         out.append(Row(PART, "example", example.replace("|", "\\|").replace("\n", " ")))
     return out

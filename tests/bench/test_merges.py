@@ -85,6 +85,20 @@ def test_an_entry_lost_an_edit_lost_a_text_doubled_and_a_forget_undone_are_each_
     assert any(check.startswith("vaults valid") for check in failed)  # valid 0 of 1
 
 
+def test_an_entry_whose_text_a_merge_swapped_for_another_is_counted(merges, tmp_path):
+    a = merges.read_state(vault(tmp_path / "a", dev__decisions_md=X_EDITED + Y))
+    b = merges.read_state(vault(tmp_path / "b", dev__decisions_md=X + Y))
+    spliced = X_EDITED + Y.replace("Use sqlite, tok0b2.", "Use kafka instead.")
+    verdict = merges.judge(
+        a, b, merges.read_state(vault(tmp_path / "s", dev__decisions_md=spliced))
+    )
+    assert (verdict.lost, verdict.edits_lost, verdict.texts_lost) == (0, 0, 1)
+    rows = merges.rows(merges.Tally(valid=1, verdict=verdict), 1)
+    assert [row.check for row in rows if row.ok is False] == [
+        "entry texts lost (a line of an entry on a branch missing from it after)"
+    ]
+
+
 def test_a_header_split_from_its_body_is_read_as_a_second_copy(merges, tmp_path):
     split = X.split("\n", 1)[0] + "\n" + W + X
     state = merges.read_state(vault(tmp_path / "v", dev__decisions_md=split))
