@@ -66,6 +66,9 @@ def doctor(
         )
         problems.extend(parsed.strays)
         problems.extend(check_frontmatter(vault, ref, parsed, fix))
+        # The fixes above may have rewritten the file: ids are judged on what it holds now.
+        if fix and (now_text := store.read_text(vault, ref.path)) != parsed.text:
+            parsed = entry_codec.parse_ref(now_text, ref)
         for span in parsed.spans:
             seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))
     problems.extend(check_duplicates(vault, seen, fix, now))

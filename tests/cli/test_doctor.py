@@ -517,3 +517,19 @@ def test_a_union_merge_that_put_entries_between_a_header_and_its_body_is_joined_
         old,
         new,
     }
+
+
+def test_doctor_fix_finishes_a_stopped_move_of_an_entry_whose_doubled_header_it_merged(mem, vault):
+    """A merge doubled the header of an entry the other branch had archived: one --fix merges
+    the header lines, then finishes the move with the entry as it now reads."""
+    doubled = entry_block("moved", "2026-11-01T10:00Z", "Use bcrypt.", reinforced="2")
+    doubled = '<!-- id:moved reinforced:1 seen:"2026-11-03T10:00:00Z" -->\n' + doubled
+    archived = entry_block("moved", "2026-11-01T10:00Z", "Use bcrypt.", reinforced="1")
+    stays = entry_block("stays", "2026-11-02T10:00Z", "Use argon2.")
+    write_category_file(vault, "dev/decisions.md", "dev", "decisions", stays, doubled)
+    write_category_file(vault, "dev/archive/decisions.md", "dev", "decisions", archived)
+    ok(mem("doctor", "--fix"))
+    assert "moved" not in (vault / "dev/decisions.md").read_text()
+    archive = (vault / "dev/archive/decisions.md").read_text()
+    assert archive.count("<!-- id:moved") == 1 and "reinforced:2" in archive and "seen:" in archive
+    ok(mem("doctor"))
