@@ -30,7 +30,7 @@ from proofs.common import Row, count, fresh_vault, run_mem
 PART = "merges"
 PAIRS = 200
 QUICK_PAIRS = 20
-WORKERS = 2  # one repository each; the machine has two cores
+WORKERS = 3  # one repository each: two cores, and git and the file system wait too
 AGENT = "dev"
 TOPICS = ("decisions", "lessons", "facts", "tasks")  # what the branches add to and edit
 OPERATIONS = ("add", "edit", "reinforce", "supersede", "forget", "compact", "commit")
@@ -169,6 +169,7 @@ class Verdict:
     edits_lost: int = 0  # edits a branch made that are not in the text of the entry's id
     texts_lost: int = 0  # entries missing a line of their text as a branch had it
     undone: int = 0  # forgets, supersedes and reinforcements a branch made that no longer stand
+    made_twice: int = 0  # texts both branches wrote as a new entry of their own (promotions)
     both_edited: int = 0  # entries both branches edited
     both_kept: int = 0  # ...whose two edits are both in the merged entry
     examples: list[str] = field(default_factory=list)
@@ -180,6 +181,7 @@ class Verdict:
             "edits_lost",
             "texts_lost",
             "undone",
+            "made_twice",
             "both_edited",
             "both_kept",
         ):
@@ -202,12 +204,13 @@ def kept_lines(body: str, merged: str) -> bool:
     )
 
 
-def entries_per_token(state: State) -> Counter[str]:
-    return Counter(
-        token
-        for token, _ in {(copy.token, copy.id) for copies in state.values() for copy in copies}
-        if token
-    )
+def ids_per_token(state: State) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for copies in state.values():
+        for copy in copies:
+            if copy.token:
+                found.setdefault(copy.token, set()).add(copy.id)
+    return found
 
 
 def judge(a: State, b: State, after: State) -> Verdict:
@@ -248,11 +251,20 @@ def judge(a: State, b: State, after: State) -> Verdict:
         if merged.reinforced < max(c.reinforced for c in held):
             verdict.undone += 1
             verdict.note(f"{entry_id} reinforced {merged.reinforced} times, a branch said more")
-    before = entries_per_token(a) | entries_per_token(b)  # the larger count of either branch
-    for token, entries in entries_per_token(after).items():
-        if entries > before.get(token, 0) and before.get(token, 0) > 0:
+    # A text in more entries than on either branch: under an id no branch had, a copy the
+    # merge or its fix made; under ids each branch made (both promoted one fact to _shared/),
+    # two writes git kept, as it keeps any two additions.
+    held_ids = a.keys() | b.keys()
+    per_branch = [ids_per_token(a), ids_per_token(b)]
+    for token, ids in ids_per_token(after).items():
+        most = max(len(side.get(token, ())) for side in per_branch)
+        if len(ids) <= most or not most:
+            continue
+        if ids - held_ids:
             verdict.duplicated += 1
-            verdict.note(f"the text {token} is in {entries} entries")
+            verdict.note(f"the text {token} is in {len(ids)} entries, one under a new id")
+        else:
+            verdict.made_twice += 1
     return verdict
 
 
@@ -362,6 +374,7 @@ class Branch:
         self.repo, self.vault, self.rng, self.env = repo, repo / ".memory", rng, env
         self.name = name  # of the pair and side: 12a, in the tokens it writes
         self.serial = 0
+        self.focus: set[str] = set()  # ids both branches of the pair pick more often
         self.done: Counter[str] = Counter()
         self.failed: Counter[str] = Counter()
         self.crashes: list[str] = []
@@ -378,14 +391,17 @@ class Branch:
         return ran.returncode == 0
 
     def live(self, topics: tuple[str, ...] = TOPICS) -> list[Copy]:
-        """Entries of the hot files of these topics that nothing superseded."""
-        return [
+        """Entries of the hot files of these topics that nothing superseded; half the time
+        only those of the pair's focus, when one is live, so both branches change one entry."""
+        found = [
             copy
             for copies in read_state(self.vault).values()
             for copy in copies
             if copy.path in {f"{AGENT}/{topic}.md" for topic in topics}
             and not copy.header.get("superseded-by")
         ]
+        focused = [copy for copy in found if copy.id in self.focus]
+        return focused if focused and self.rng.random() < 0.5 else found
 
     def token(self) -> str:
         self.serial += 1
@@ -395,7 +411,8 @@ class Branch:
         rng = self.rng
         if operation == "add":
             category = rng.choice(TOPICS)
-            self.mem("add", "add", text_for(category, rng, self.token()), "-c", category)
+            text = text_for(category, rng, self.token())  # on stdin: a task starts with "-"
+            self.mem("add", "add", "-", "-c", category, stdin=text)
         elif operation == "edit":
             target = rng.choice(self.live())
             self.serial += 1
@@ -417,7 +434,8 @@ class Branch:
             target = rng.choice(self.live())
             category = target.path.split("/")[-1].removesuffix(".md")
             text = text_for(category, rng, self.token())
-            self.mem("supersede", "add", text, "-c", category, "--supersedes", target.id)
+            words = ("add", "-", "-c", category, "--supersedes", target.id)
+            self.mem("supersede", *words, stdin=text)
         elif operation == "forget":
             self.mem("forget", "forget", rng.choice(self.live()).id, "--reason", "merge bench")
         elif operation == "compact":
@@ -428,16 +446,20 @@ class Branch:
             git(self.repo, "commit", "-q", "--allow-empty", "-m", f"{self.name}: some memory")
 
 
-def run_pair(repo: Path, index: int, seed: int, env: dict[str, str], tally: Tally) -> None:
-    """Branch a and b from base, a few operations on each, merge b into a, `mem doctor --fix`,
-    judge."""
+def run_pair(
+    repo: Path, index: int, seed: int, env: dict[str, str], newest: list[str], tally: Tally
+) -> None:
+    """Branch a and b from base, a few operations on each (on one of the `newest` entries of
+    the base more often than on others), merge b into a, `mem doctor --fix`, judge."""
     rng = random.Random(f"{seed}-{index}")
     states: list[State] = []
     branches = []
+    focus = set(rng.sample(newest, 2))
     for side in ("a", "b"):
         git(repo, "checkout", "-q", "-f", "-B", side, "base")
         git(repo, "clean", "-q", "-f", "-d", ".memory")
         branch = Branch(repo, rng, f"{index}{side}", env)
+        branch.focus = focus
         for operation in rng.choices(OPERATIONS, k=rng.randint(1, 3)):
             branch.run(operation)
         branch.run("commit")
@@ -488,6 +510,8 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
     repos = [workdir / f"repo{n}" for n in range(WORKERS)]
     for repo in repos:
         make_repository(repo, files)
+    topics = [entries_of(text, path) for path, text in files.items() if "handoffs" not in path]
+    newest = sorted((copy.id for copies in topics for copy in copies), reverse=True)[:12]
     tally = Tally()
     queue = iter(range(pairs))
     queue_lock = threading.Lock()
@@ -498,7 +522,7 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
                 index = next(queue, None)
             if index is None:
                 return
-            run_pair(repo, index, seed, env, tally)
+            run_pair(repo, index, seed, env, newest, tally)
 
     with ThreadPoolExecutor(WORKERS) as pool:
         for done in pool.map(worker, repos):
@@ -516,7 +540,7 @@ def rows(tally: Tally, pairs: int) -> list[Row]:
             f"{tally.valid} of {pairs}", f"{pairs} of {pairs}", tally.valid == pairs),
         Row(PART, "entries lost (an id a branch held: gone, or where no branch had it)",
             count(verdict.lost), "0", verdict.lost == 0),
-        Row(PART, "entries duplicated (an id twice, or one entry's text in two)",
+        Row(PART, "entries duplicated (an id twice, or an entry's text again under a new id)",
             count(verdict.duplicated), "0", verdict.duplicated == 0),
         Row(PART, "edits lost (a branch's edit missing from its entry)",
             count(verdict.edits_lost), "0", verdict.edits_lost == 0),
@@ -526,6 +550,8 @@ def rows(tally: Tally, pairs: int) -> list[Row]:
             count(verdict.undone), "0", verdict.undone == 0),
         Row(PART, "mem runs that crashed with a traceback",
             count(len(tally.crashes)), "0", not tally.crashes),
+        Row(PART, "texts both branches made an entry of (a fact promoted on each): kept twice",
+            count(verdict.made_twice)),
         Row(PART, "entries both branches edited: both edits kept in the one entry",
             f"{verdict.both_kept} of {verdict.both_edited}"),
         Row(PART, "operations on the branches",

@@ -82,6 +82,11 @@ def test_an_entry_lost_an_edit_lost_a_text_doubled_and_a_forget_undone_are_each_
     failed = {row.check for row in merges.rows(merges.Tally(verdict=verdict), 1) if row.ok is False}
     assert any(check.startswith("entries lost") for check in failed)
     assert any(check.startswith("entries duplicated") for check in failed)
+    # One text under an id each branch made (a promotion on each) is two writes, not a copy.
+    twice = vault(tmp_path / "twice", dev__decisions_md=W_AGAIN + W + X_EDITED + Y_FORGOTTEN + Z)
+    a_too = merges.read_state(vault(tmp_path / "a2", dev__decisions_md=W_AGAIN + X_EDITED + Y + Z))
+    verdict = merges.judge(a_too, b, merges.read_state(twice))
+    assert (verdict.duplicated, verdict.made_twice) == (0, 1)
     assert any(check.startswith("vaults valid") for check in failed)  # valid 0 of 1
 
 
