@@ -283,10 +283,12 @@ def without_interrupted_moves(
             problems.append(problem)
             continue
         archived_block = stored[1]
-        # The file's copy may have changed since (an edit, a reinforcement): it wins. The
+        # The file's copy may have changed since (an edit, a reinforcement): it wins, with the
+        # keys only the archive's has (a merged branch forgot the entry, then compacted). The
         # file lets it go only once the archive holds it as the file does.
-        kept = block.strip() == archived_block.strip() or operations.replace_block(
-            vault, home, entry_id, archived_block, replaced_by(block)
+        moved = entry_codec.with_keys_of(archived_block, block)
+        kept = moved.strip() == archived_block.strip() or operations.replace_block(
+            vault, home, entry_id, archived_block, replaced_by(moved)
         )
         done = kept and operations.replace_block(vault, entry.path, entry_id, block, lambda _: "")
         problems.append(fixed(problem, f"finished the move to {home}") if done else problem)

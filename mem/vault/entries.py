@@ -353,19 +353,42 @@ def merged_headers(text: str) -> str:
         second = HEADER.fullmatch(lines[later].rstrip("\r\n"))
         assert second is not None  # split_from found it there
         first, last = dict(parse_header(header.group("rest"))), dict(parse_header(second["rest"]))
-        pairs = {**first, **last}
-        counts = [
-            int(v) for v in (first.get("reinforced"), last.get("reinforced")) if v and v.isdigit()
-        ]
-        if counts:
-            pairs["reinforced"] = str(max(counts))
-        seen = [v for v in (first.get("seen"), last.get("seen")) if v]
-        if seen:
-            pairs["seen"] = max(seen)
+        pairs = merged_pairs(first, last)
         ending = "\r\n" if lines[later].endswith("\r\n") else "\n"
         lines[later] = render_header(header.group("id"), tuple(pairs.items())) + ending
         del lines[index:stop]  # this header (its heading, blank lines): the one below has them
     return "".join(lines)
+
+
+def merged_pairs(first: dict[str, str], last: dict[str, str]) -> dict[str, str]:
+    """The keys of two header lines of one entry as one: the higher `reinforced`, the later
+    `seen`, every other key from the last line, then the first."""
+    pairs = {**first, **last}
+    counts = [
+        int(v) for v in (first.get("reinforced"), last.get("reinforced")) if v and v.isdigit()
+    ]
+    if counts:
+        pairs["reinforced"] = str(max(counts))
+    seen = [v for v in (first.get("seen"), last.get("seen")) if v]
+    if seen:
+        pairs["seen"] = max(seen)
+    return pairs
+
+
+def with_keys_of(earlier: str, block: str) -> str:
+    """An entry's block with the header keys an earlier copy of it has that it lacks (a
+    forget, a link), joined as `merged_pairs` joins them; the very same string when none."""
+    line, _, rest = block.partition("\n")
+    found = HEADER.fullmatch(line.rstrip("\r"))
+    other = HEADER.fullmatch(earlier.partition("\n")[0].rstrip("\r"))
+    if found is None or other is None:
+        return block
+    own = dict(parse_header(found["rest"]))
+    pairs = merged_pairs(dict(parse_header(other["rest"])), own)
+    if pairs == own:
+        return block
+    ending = "\r" if line.endswith("\r") else ""
+    return render_header(found["id"], tuple(pairs.items())) + ending + "\n" + rest
 
 
 def folded_over_one_body(

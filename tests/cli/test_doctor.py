@@ -533,3 +533,20 @@ def test_doctor_fix_finishes_a_stopped_move_of_an_entry_whose_doubled_header_it_
     archive = (vault / "dev/archive/decisions.md").read_text()
     assert archive.count("<!-- id:moved") == 1 and "reinforced:2" in archive and "seen:" in archive
     ok(mem("doctor"))
+
+
+@pytest.mark.parametrize("command", [("doctor", "--fix"), ("compact",)])
+def test_finishing_a_move_keeps_a_forget_only_the_archived_copy_has(mem, vault, command):
+    """A merge of a branch that forgot and archived an entry with one that reinforced it in
+    its file: the move is finished with the file's copy, and the forget still stands."""
+    hot = entry_block("fact1", "2026-10-01T10:00Z", "Use bcrypt.", reinforced="3")
+    archived = entry_block(
+        "fact1", "2026-10-01T10:00Z", "Use bcrypt.", reinforced="2", superseded_by="forgotten"
+    )
+    write_category_file(vault, "dev/decisions.md", "dev", "decisions", hot)
+    write_category_file(vault, "dev/archive/decisions.md", "dev", "decisions", archived)
+    ok(mem(*command))
+    archive = (vault / "dev/archive/decisions.md").read_text()
+    assert "<!-- id:fact1 reinforced:3 superseded-by:forgotten -->" in archive
+    assert "fact1" not in (vault / "dev/decisions.md").read_text()
+    ok(mem("doctor"))
