@@ -172,7 +172,7 @@ class Verdict:
     made_twice: int = 0  # texts both branches wrote as a new entry of their own (promotions)
     both_edited: int = 0  # entries both branches edited
     both_kept: int = 0  # ...whose two edits are both in the merged entry
-    examples: list[str] = field(default_factory=list)
+    examples: dict[str, list[str]] = field(default_factory=dict)  # by what went wrong, 2 each
 
     def add(self, other: Verdict) -> None:
         for name in (
@@ -186,11 +186,14 @@ class Verdict:
             "both_kept",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.examples += other.examples[: max(0, 5 - len(self.examples))]
+        for kind, texts in other.examples.items():
+            for text in texts:
+                self.note(kind, text)
 
-    def note(self, text: str) -> None:
-        if len(self.examples) < 5:
-            self.examples.append(text)
+    def note(self, kind: str, text: str) -> None:
+        kept = self.examples.setdefault(kind, [])
+        if len(kept) < 2:
+            kept.append(text)
 
 
 def kept_lines(body: str, merged: str) -> bool:
@@ -222,23 +225,26 @@ def judge(a: State, b: State, after: State) -> Verdict:
         copies = after.get(entry_id, [])
         if not copies:
             verdict.lost += 1
-            verdict.note(f"lost {entry_id} ({', '.join(sorted(places))})")
+            verdict.note("lost", f"lost {entry_id} ({', '.join(sorted(places))})")
             continue
         if len(copies) > 1:
             verdict.duplicated += 1
-            verdict.note(f"{entry_id} twice: {', '.join(c.path for c in copies)}")
+            verdict.note("duplicated", f"{entry_id} twice: {', '.join(c.path for c in copies)}")
         merged = copies[0]
         if merged.path not in places:
             verdict.lost += 1
-            verdict.note(f"{entry_id} in {merged.path}, where no branch had it")
+            verdict.note("lost", f"{entry_id} in {merged.path}, where no branch had it")
         made = [copy.edits for copy in held]
         missing = set().union(*made) - merged.edits
         if missing:
             verdict.edits_lost += len(missing)
-            verdict.note(f"edit {', '.join(sorted(missing))} of {entry_id} lost")
+            verdict.note("edits_lost", f"edit {', '.join(sorted(missing))} of {entry_id} lost")
         if any(not kept_lines(copy.body, merged.body) for copy in held):
             verdict.texts_lost += 1
-            verdict.note(f"{entry_id}'s text as a branch had it is not its text after the merge")
+            verdict.note(
+                "texts_lost",
+                f"{entry_id}'s text as a branch had it is not its text after the merge",
+            )
         sides = [set().union(*(c.edits for c in side.get(entry_id, []))) for side in (a, b)]
         if sides[0] - sides[1] and sides[1] - sides[0]:
             verdict.both_edited += 1
@@ -247,10 +253,12 @@ def judge(a: State, b: State, after: State) -> Verdict:
             "superseded-by"
         ):
             verdict.undone += 1
-            verdict.note(f"{entry_id} superseded on a branch, not after the merge")
+            verdict.note("undone", f"{entry_id} superseded on a branch, not after the merge")
         if merged.reinforced < max(c.reinforced for c in held):
             verdict.undone += 1
-            verdict.note(f"{entry_id} reinforced {merged.reinforced} times, a branch said more")
+            verdict.note(
+                "undone", f"{entry_id} reinforced {merged.reinforced} times, a branch said more"
+            )
     # A text in more entries than on either branch: under an id no branch had, a copy the
     # merge or its fix made; under ids each branch made (both promoted one fact to _shared/),
     # two writes git kept, as it keeps any two additions.
@@ -262,7 +270,9 @@ def judge(a: State, b: State, after: State) -> Verdict:
             continue
         if ids - held_ids:
             verdict.duplicated += 1
-            verdict.note(f"the text {token} is in {len(ids)} entries, one under a new id")
+            verdict.note(
+                "duplicated", f"the text {token} is in {len(ids)} entries, one under a new id"
+            )
         else:
             verdict.made_twice += 1
     return verdict
@@ -474,6 +484,10 @@ def run_pair(
     fix = run_mem(["doctor", "--fix", "--json"], repo, env=env, timeout=120)
     check = run_mem(["doctor"], repo, env=env, timeout=120)
     verdict = judge(states[0], states[1], read_state(repo / ".memory"))
+    verdict.examples = {
+        kind: [f"pair {index}: {text}" for text in texts]
+        for kind, texts in verdict.examples.items()
+    }
     with tally.lock:
         for branch in branches:
             tally.operations.update(branch.done)
@@ -567,6 +581,7 @@ def rows(tally: Tally, pairs: int) -> list[Row]:
                 ", ".join(f"{name} {n}" for name, n in tally.failed.most_common()),
             )
         )
-    for example in [*verdict.examples, *tally.crashes[:3], *tally.invalid, *tally.refusals]:
+    examples = [text for texts in verdict.examples.values() for text in texts]
+    for example in [*examples, *tally.crashes[:3], *tally.invalid, *tally.refusals]:
         out.append(Row(PART, "example", example.replace("|", "\\|").replace("\n", " ")))
     return out
