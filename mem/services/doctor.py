@@ -66,11 +66,17 @@ def doctor(
         )
         problems.extend(parsed.strays)
         problems.extend(check_frontmatter(vault, ref, parsed, fix))
+        # The fixes above may have rewritten the file: ids are judged on what it holds now.
+        if fix and (now_text := store.read_text(vault, ref.path)) != parsed.text:
+            parsed = entry_codec.parse_ref(now_text, ref)
         for span in parsed.spans:
             seen[span.entry.id].append((span.entry, parsed.text[span.start : span.end]))
     problems.extend(check_duplicates(vault, seen, fix, now))
-    by_id = {copies[0][0].id: copies[0][0] for copies in seen.values()}
     problems.extend(check_wrong_files(vault, seen, fix))
+    # The fixes above move and rename entries: links are judged where the entries are now.
+    by_id = (
+        entries_now(vault) if fix else {copies[0][0].id: copies[0][0] for copies in seen.values()}
+    )
     problems.extend(check_supersedes(vault, by_id, fix))
     problems.extend(check_temp_files(vault, fix))
     problems.extend(check_kept_saves(vault))
@@ -82,6 +88,15 @@ def doctor(
     problems.extend(check_index(vault, fix, feedback))
     warnings = check_hook_agents(settings)
     return DoctorReport(tuple(problems), len(refs), entry_count, tuple(warnings))
+
+
+def entries_now(vault: Path) -> dict[str, Entry]:
+    """The first copy of each id as the category files hold it now (--fix changed them)."""
+    found: dict[str, Entry] = {}
+    for ref in layout.category_files(vault):
+        for entry in entry_codec.parse_ref(store.read_text(vault, ref.path), ref).entries:
+            found.setdefault(entry.id, entry)
+    return found
 
 
 def check_hook_agents(settings: Settings) -> list[Problem]:
@@ -269,10 +284,12 @@ def without_interrupted_moves(
             problems.append(problem)
             continue
         archived_block = stored[1]
-        # The file's copy may have changed since (an edit, a reinforcement): it wins. The
+        # The file's copy may have changed since (an edit, a reinforcement): it wins, with the
+        # keys only the archive's has (a merged branch forgot the entry, then compacted). The
         # file lets it go only once the archive holds it as the file does.
-        kept = block.strip() == archived_block.strip() or operations.replace_block(
-            vault, home, entry_id, archived_block, replaced_by(block)
+        moved = entry_codec.with_keys_of(archived_block, block)
+        kept = moved.strip() == archived_block.strip() or operations.replace_block(
+            vault, home, entry_id, archived_block, replaced_by(moved)
         )
         done = kept and operations.replace_block(vault, entry.path, entry_id, block, lambda _: "")
         problems.append(fixed(problem, f"finished the move to {home}") if done else problem)

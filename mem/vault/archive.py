@@ -106,6 +106,7 @@ def with_later_copies(
         if copy is None:
             continue
         block = text[span.start : span.end]
+        copy = entry_codec.with_keys_of(block, copy)  # a forget only the archive's copy has
         if block.rstrip("\n") != copy.rstrip("\n"):
             text = text[: span.start] + copy + text[span.end :].lstrip("\n")
     return text

@@ -186,6 +186,23 @@ def parse_file(
             )
             index = twin[0]
             continue
+        split = split_from(lines, index, header)
+        if split is not None:
+            # One side of a union merge changed this header line, the other added entries
+            # just above it: git kept the header (and heading) here, the entries it added,
+            # then the header again over the body. The entry loads from the last; `mem doctor
+            # --fix` merges the two lines there.
+            problems.append(
+                Problem(
+                    "duplicate_header",
+                    path,
+                    index + 1,
+                    f"entry {header.group('id')} has a second header line at line "
+                    f"{split[1] + 1}, over its body (a merge put entries between them)",
+                )
+            )
+            index = split[0]
+            continue
         if twin is not None and folded_over_one_body(lines, header, twin):
             # Both sides of a union merge added the same text in the same minute: git kept
             # both header lines over the one body they share. The entry loads from the last;
@@ -290,37 +307,88 @@ def next_header(lines: list[str], index: int) -> tuple[int, re.Match[str]] | Non
     return None
 
 
+def split_from(lines: list[str], index: int, header: re.Match[str]) -> tuple[int, int] | None:
+    """When the header at `index` is all a union merge left above entries it put there of
+    what follows the same id's header further down (its heading too, if that is the same):
+    (the line of the next header, the line of that later header)."""
+    stop, heading = skip_blank(lines, index + 1), None
+    if stop < len(lines) and not lines[stop].startswith("<"):
+        heading, stop = lines[stop].rstrip("\r\n"), skip_blank(lines, stop + 1)
+    # Most entries: a heading, then their body. Cheap to tell, so the parser stays fast.
+    if stop >= len(lines) or not lines[stop].startswith("<"):
+        return None
+    if (heading is not None and not HEADING.fullmatch(heading)) or next_header(lines, stop) is None:
+        return None
+    for later in range(stop, len(lines)):
+        line = lines[later]
+        found = HEADER.fullmatch(line.rstrip("\r\n")) if line.startswith("<") else None
+        if found is not None and found.group("id") == header.group("id"):
+            below = next_line(lines, later + 1)
+            same = heading is None or (below is not None and below.rstrip("\r\n") == heading)
+            return (stop, later) if same else None
+    return None
+
+
+def skip_blank(lines: list[str], index: int) -> int:
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    return index
+
+
 def merged_headers(text: str) -> str:
-    """Merge the header lines a union merge doubled into one per entry: the higher
-    `reinforced`, the later `seen`, every other key from the last line, then the first."""
+    """Merge the header lines a union merge doubled into one per entry, where its body is:
+    the higher `reinforced`, the later `seen`, every other key from the last line, then the
+    first."""
     lines = text.splitlines(keepends=True)
     index = 0
     while index < len(lines):
         header = (
             HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
         )
-        twin = next_header(lines, index + 1) if header else None
-        if header is None or twin is None or twin[1].group("id") != header.group("id"):
+        split = split_from(lines, index, header) if header else None
+        if header is None or split is None:
             index += 1
             continue
-        first, last = (
-            dict(parse_header(header.group("rest"))),
-            dict(parse_header(twin[1].group("rest"))),
-        )
-        pairs = {**first, **last}
-        counts = [
-            int(v) for v in (first.get("reinforced"), last.get("reinforced")) if v and v.isdigit()
-        ]
-        if counts:
-            pairs["reinforced"] = str(max(counts))
-        seen = [v for v in (first.get("seen"), last.get("seen")) if v]
-        if seen:
-            pairs["seen"] = max(seen)
-        ending = "\r\n" if lines[twin[0]].endswith("\r\n") else "\n"
-        lines[index : twin[0] + 1] = [
-            render_header(header.group("id"), tuple(pairs.items())) + ending
-        ]
+        stop, later = split
+        second = HEADER.fullmatch(lines[later].rstrip("\r\n"))
+        assert second is not None  # split_from found it there
+        first, last = dict(parse_header(header.group("rest"))), dict(parse_header(second["rest"]))
+        pairs = merged_pairs(first, last)
+        ending = "\r\n" if lines[later].endswith("\r\n") else "\n"
+        lines[later] = render_header(header.group("id"), tuple(pairs.items())) + ending
+        del lines[index:stop]  # this header (its heading, blank lines): the one below has them
     return "".join(lines)
+
+
+def merged_pairs(first: dict[str, str], last: dict[str, str]) -> dict[str, str]:
+    """The keys of two header lines of one entry as one: the higher `reinforced`, the later
+    `seen`, every other key from the last line, then the first."""
+    pairs = {**first, **last}
+    counts = [
+        int(v) for v in (first.get("reinforced"), last.get("reinforced")) if v and v.isdigit()
+    ]
+    if counts:
+        pairs["reinforced"] = str(max(counts))
+    seen = [v for v in (first.get("seen"), last.get("seen")) if v]
+    if seen:
+        pairs["seen"] = max(seen)
+    return pairs
+
+
+def with_keys_of(earlier: str, block: str) -> str:
+    """An entry's block with the header keys an earlier copy of it has that it lacks (a
+    forget, a link), joined as `merged_pairs` joins them; the very same string when none."""
+    line, _, rest = block.partition("\n")
+    found = HEADER.fullmatch(line.rstrip("\r"))
+    other = HEADER.fullmatch(earlier.partition("\n")[0].rstrip("\r"))
+    if found is None or other is None:
+        return block
+    own = dict(parse_header(found["rest"]))
+    pairs = merged_pairs(dict(parse_header(other["rest"])), own)
+    if pairs == own:
+        return block
+    ending = "\r" if line.endswith("\r") else ""
+    return render_header(found["id"], tuple(pairs.items())) + ending + "\n" + rest
 
 
 def folded_over_one_body(

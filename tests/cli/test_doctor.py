@@ -472,3 +472,96 @@ def test_doctor_says_which_entries_left_a_file_since_the_index_saw_them(mem, vau
     assert gone in vanished[0]["message"] and kept not in vanished[0]["message"]
     ok(mem("doctor", "--fix"))
     ok(mem("doctor"))  # accepted as the file now is
+
+
+def test_doctor_fix_links_back_an_entry_whose_stopped_move_it_just_finished(mem, vault):
+    """A merge of a branch that compacted (the entry archived, `superseded-by:` its survivor)
+    with one that edited the entry: the file's edited copy wins the move, and the link it did
+    not have is restored on the archived entry, where it now is."""
+    survivor = entry_block("newer", "2026-11-02T10:00Z", "Use argon2.", supersedes="older")
+    older = entry_block("older", "2026-11-01T10:00Z", "Use bcrypt.", superseded_by="newer")
+    edited = entry_block("older", "2026-11-01T10:00Z", "Use bcrypt, edited.")
+    write_category_file(vault, "dev/decisions.md", "dev", "decisions", survivor, edited)
+    write_category_file(vault, "dev/archive/decisions.md", "dev", "decisions", older)
+    fixing = mem("doctor", "--fix")
+    assert fixing.exit_code == 0, fixing.stderr
+    archived = (vault / "dev/archive/decisions.md").read_text()
+    assert "<!-- id:older superseded-by:newer -->" in archived and "bcrypt, edited" in archived
+    assert "older" not in (vault / "dev/decisions.md").read_text().replace("supersedes:older", "")
+    ok(mem("doctor"))
+
+
+@pytest.mark.parametrize("with_heading", [False, True])
+def test_a_union_merge_that_put_entries_between_a_header_and_its_body_is_joined_by_fix(
+    mem, vault, with_heading
+):
+    """This branch changed an entry's header (forgot it), the merged one added an entry just
+    above it: git kept the header line here, the new entry, then the header again over the body.
+    --fix keeps one entry under its id, forgotten, and the new one; nothing renamed or lost."""
+    project = vault.parent
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.email", "t@example.com")
+    git(project, "config", "user.name", "t")
+    old = added_id(mem("add", "Chose bcrypt for passwords", "-c", "decisions", "-a", "dev"))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "first")
+    git(project, "checkout", "-qb", "other")
+    new = added_id(mem("add", "Chose argon2 for tokens", "-c", "decisions", "-a", "dev"))
+    git(project, "commit", "-qam", "added on other")
+    git(project, "checkout", "-q", "main")
+    ok(mem("forget", old, "-a", "dev"))
+    git(project, "commit", "-qam", "forgot it on main")
+    git(project, "merge", "-q", "other", "-m", "merge")  # .gitattributes: merge=union
+    decisions = vault / "dev" / "decisions.md"
+    text = decisions.read_text()
+    assert text.count(f"<!-- id:{old}") == 2 and text.index(f"id:{old}") < text.index(new)
+    if with_heading:  # the other shape: the header and its heading above the new entry
+        heading = text[text.index("## ", text.index(f"id:{old}")) :].split("\n", 1)[0]
+        first_line = text.index("\n", text.index(f"id:{old}")) + 1
+        decisions.write_text(text[:first_line] + heading + "\n" + text[first_line:])
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert [p["code"] for p in report["problems"] if p["path"] == "dev/decisions.md"] == [
+        "duplicate_header"
+    ]
+    ok(mem("doctor", "--fix"))
+    text = decisions.read_text()
+    assert text.count("<!-- id:") == 2 and text.count(f"id:{old}") == 1
+    assert "superseded-by:forgotten" in text and "Chose bcrypt" in text and "argon2" in text
+    ok(mem("doctor"))
+    assert {e["id"] for e in data(mem("list", "-a", "dev", "--all", "--json"))["entries"]} == {
+        old,
+        new,
+    }
+
+
+def test_doctor_fix_finishes_a_stopped_move_of_an_entry_whose_doubled_header_it_merged(mem, vault):
+    """A merge doubled the header of an entry the other branch had archived: one --fix merges
+    the header lines, then finishes the move with the entry as it now reads."""
+    doubled = entry_block("moved", "2026-11-01T10:00Z", "Use bcrypt.", reinforced="2")
+    doubled = '<!-- id:moved reinforced:1 seen:"2026-11-03T10:00:00Z" -->\n' + doubled
+    archived = entry_block("moved", "2026-11-01T10:00Z", "Use bcrypt.", reinforced="1")
+    stays = entry_block("stays", "2026-11-02T10:00Z", "Use argon2.")
+    write_category_file(vault, "dev/decisions.md", "dev", "decisions", stays, doubled)
+    write_category_file(vault, "dev/archive/decisions.md", "dev", "decisions", archived)
+    ok(mem("doctor", "--fix"))
+    assert "moved" not in (vault / "dev/decisions.md").read_text()
+    archive = (vault / "dev/archive/decisions.md").read_text()
+    assert archive.count("<!-- id:moved") == 1 and "reinforced:2" in archive and "seen:" in archive
+    ok(mem("doctor"))
+
+
+@pytest.mark.parametrize("command", [("doctor", "--fix"), ("compact",)])
+def test_finishing_a_move_keeps_a_forget_only_the_archived_copy_has(mem, vault, command):
+    """A merge of a branch that forgot and archived an entry with one that reinforced it in
+    its file: the move is finished with the file's copy, and the forget still stands."""
+    hot = entry_block("fact1", "2026-10-01T10:00Z", "Use bcrypt.", reinforced="3")
+    archived = entry_block(
+        "fact1", "2026-10-01T10:00Z", "Use bcrypt.", reinforced="2", superseded_by="forgotten"
+    )
+    write_category_file(vault, "dev/decisions.md", "dev", "decisions", hot)
+    write_category_file(vault, "dev/archive/decisions.md", "dev", "decisions", archived)
+    ok(mem(*command))
+    archive = (vault / "dev/archive/decisions.md").read_text()
+    assert "<!-- id:fact1 reinforced:3 superseded-by:forgotten -->" in archive
+    assert "fact1" not in (vault / "dev/decisions.md").read_text()
+    ok(mem("doctor"))
