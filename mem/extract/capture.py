@@ -11,6 +11,7 @@ from mem.extract import patterns
 from mem.extract.checks import is_toolchain_default, kind_of
 from mem.extract.formats import Message
 from mem.extract.patterns import Candidate
+from mem.model import MAX_COMMIT_CANDIDATES
 
 MIN_REPLY = 200  # shorter assistant text before the reply (a thought, a tool note) is not it
 SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rules decide
@@ -18,6 +19,7 @@ SHORT_ANSWER = 1500  # a longer reply to "what went wrong?" is a report: its rul
 # work that follows them is that list being done, and only the final report says what is left.
 WORK_AFTER_SUMMARY = 2
 HELD_CLAIMS = 100  # the latest claims and tasks a later message may take back
+HELD_COMMITS = 100  # the latest commits whose candidates an undo may take back
 COMMIT_WHY = "a commit subject the agent wrote"
 CHECKS_WHY = "the commands the session ran to test, lint or build, and that succeeded"
 MAX_CHECKS = 4  # more is a session's every narrow run, not how the project is checked
@@ -113,7 +115,9 @@ class Capture:
             # What the agent says of a commit it names goes with that commit, if taken back.
             for sha in [sha for sha in self.by_commit if sha in text]:
                 self.by_commit[sha] = [*self.by_commit[sha], *found]
-        self.since_commit += found
+        # A log with no request and no commit would hold every candidate: only the latest can
+        # still be taken back with the commit they lead to.
+        self.since_commit = [*self.since_commit, *found][-MAX_COMMIT_CANDIDATES:]
         if message.role == "undo":
             # A change taken back (`/undo`): what the agent said of it is no memory either.
             self.undone.update(message.commits)
@@ -122,6 +126,8 @@ class Capture:
         elif message.commits:
             for sha in (commit.split(" ", 1)[0] for commit in message.commits):
                 self.by_commit[sha] = self.since_commit
+                while len(self.by_commit) > HELD_COMMITS:  # an undo takes back a recent one
+                    del self.by_commit[next(iter(self.by_commit))]
             self.since_commit = []
         return found
 

@@ -479,6 +479,9 @@ LOG_LINE = re.compile(
 LOG_TITLE = re.compile(r"^={3,}(?:\s*(?P<title>.*?)\s*={3,})?\s*$")
 USER_LABELS = {"USER_INPUT", "USER", "PROMPT", "HUMAN", "INPUT", "REQUEST", "USER INPUT"}
 TEXT_CHUNK_LINES = 400  # plain output is read in chunks this long, cut at a blank line
+# ... and cut anyway this long: a log with no blank line (or an unclosed fence) would otherwise
+# be one message as large as the input, and memory would grow with it.
+MAX_CHUNK_LINES = 4000
 
 
 def can_cut(chunk: list[str]) -> bool:
@@ -530,7 +533,7 @@ def read_text(lines: Iterable[str]) -> Iterator[Message]:
             yield from flush()
             continue
         chunk.append(line)
-        if len(chunk) >= TEXT_CHUNK_LINES and can_cut(chunk):
+        if len(chunk) >= TEXT_CHUNK_LINES and (len(chunk) >= MAX_CHUNK_LINES or can_cut(chunk)):
             yield from flush()
     yield from flush()
 
@@ -1059,6 +1062,8 @@ def read_aider(lines: Iterable[str]) -> Iterator[Message]:
                 yield from flush()
             if not user:
                 assistant.append(line)
-                if len(assistant) >= TEXT_CHUNK_LINES and can_cut(assistant):
+                if len(assistant) >= TEXT_CHUNK_LINES and (
+                    len(assistant) >= MAX_CHUNK_LINES or can_cut(assistant)
+                ):
                     yield from flush()
     yield from flush()

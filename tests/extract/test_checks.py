@@ -312,3 +312,17 @@ def test_a_projects_own_script_run_through_a_toolchain_is_no_default():
         "Checks: `mix check`",
         "Lint: `ruff check .`",
     ]
+
+
+def test_a_log_with_no_request_and_no_commit_holds_only_the_latest_candidates():
+    # Every candidate of a runaway log was held until a commit that never came: memory grew
+    # with the input. Only the latest can still be taken back with the commit they lead to.
+    from mem.model import MAX_COMMIT_CANDIDATES
+
+    capture = Capture()
+    for n in range(MAX_COMMIT_CANDIDATES + 200):
+        text = f"We decided to use library{n} for the parser{n} because it streams its input."
+        capture.mine(Message("assistant", text), text)
+    assert 0 < len(capture.since_commit) <= MAX_COMMIT_CANDIDATES
+    # The last message waits for the next to know whether it was the report.
+    assert f"library{MAX_COMMIT_CANDIDATES + 198} " in capture.since_commit[-1].text

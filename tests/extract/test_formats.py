@@ -188,6 +188,14 @@ def test_a_long_log_without_blank_lines_is_read_in_linear_time(monkeypatch):
 
     monkeypatch.setattr(formats, "fence_mark", counted)
     lines = [f"gcc -O2 -c src/file_{n}.c -o build/file_{n}.o\n" for n in range(5000)]
-    (message,) = formats.read_text(lines)
-    assert message.text.count("\n") == 5000
+    messages = list(formats.read_text(lines))
+    assert sum(message.text.count("\n") for message in messages) == 5000
     assert calls < 3 * len(lines)
+
+
+def test_a_log_without_a_blank_line_is_cut_so_no_message_grows_with_the_input():
+    # One message as large as the input would make memory grow with it (1 GB of log on stdin).
+    lines = [f"npm WARN deprecated package-{n}@1.0.{n}\n" for n in range(9_000)]
+    lines[10] = "```\n"  # a fence never closed keeps can_cut from ever cutting
+    messages = list(formats.read_text(lines))
+    assert [message.text.count("\n") for message in messages] == [4000, 4000, 1000]
