@@ -10,11 +10,11 @@ step, replacing a category file's notes whenever it reindexes that file.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from mem.index.sidecar import replace_text
 from mem.model import Entry
 
 NOTES_FILE = "notes.jsonl"
@@ -106,6 +106,4 @@ def entries(lines: Iterable[str], words: Sequence[str] = ()) -> list[Entry]:
 def write(folder: Path, notes: Mapping[str, list[Entry]]) -> None:
     """Save the notes atomically (a reader sees the old file or the new, never half)."""
     lines = [HEADER] + [line_of(entry) for path in sorted(notes) for entry in notes[path]]
-    temp = folder / f".{NOTES_FILE}.{os.getpid()}.tmp"
-    temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(temp, folder / NOTES_FILE)
+    replace_text(folder / NOTES_FILE, "\n".join(lines) + "\n")

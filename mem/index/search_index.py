@@ -28,6 +28,7 @@ from mem.index.rank_key import (
     RankKey,
 )
 from mem.index.related import RelatedWords
+from mem.index.sidecar import replace_text
 from mem.model import DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
@@ -223,9 +224,7 @@ class SearchIndex:
                 for path, s in sorted(stamps.items())
             },
         }
-        temp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
-        temp.write_text(json.dumps(payload), encoding="utf-8")
-        os.replace(temp, folder / MANIFEST)
+        replace_text(folder / MANIFEST, json.dumps(payload))
 
     # --- opening ----------------------------------------------------------------------------
 
