@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mem.errors import MemError, VaultReadOnly
+from mem.errors import DiskFull, MemError, VaultReadOnly
 from mem.index import manifest, notes_file
 from mem.index.manifest import FileStamp
 from mem.model import Entry, Problem
@@ -136,14 +136,12 @@ def fresh_index(vault: Path, feedback: Feedback = QUIET, archive: bool = False) 
         return index  # up to date, and opens (a damaged segment with a good manifest does not)
     try:
         return bring_up_to_date(vault, index, feedback, archive)
-    except VaultReadOnly:
+    except (VaultReadOnly, DiskFull) as exc:
         if pending is None or not index.is_readable():
             raise
-        # Reading must not need write access: search what the index holds, and say so.
-        feedback.notice(
-            "the vault is read-only, so the index could not be updated; "
-            "results may miss recent edits"
-        )
+        # Reading must not need room to write: search what the index holds, and say so.
+        why = "the disk is full" if isinstance(exc, DiskFull) else "the vault is read-only"
+        feedback.notice(f"{why}, so the index could not be updated; results may miss recent edits")
         return index
 
 
