@@ -45,7 +45,7 @@ from proofs.common import (
 PART = "faults"
 REPO = Path(__file__).resolve().parents[2]
 CAPTURE_DEV = Path("/work/shared/bench/capture-dev")
-WORKERS = 4  # kills run four at a time: their processes wait on fsync and on each other
+WORKERS = 3  # kills run three at a time: their processes wait on fsync and on each other
 AGENTS = ("dev", "ops")
 # Header values that change from run to run whatever happened: when an entry was seen again.
 VOLATILE_KEYS = {"seen"}
@@ -149,8 +149,16 @@ def hits(scenario: Scenario, project: Path, known: set[str]) -> Counter[tuple[st
     return hits_of(ran, project, known)
 
 
+ERRORS: dict[Path, str] = {}  # a project's last failed search, for the report
+
+
+def last_error(project: Path) -> str:
+    return ERRORS.get(project, "")
+
+
 def hits_of(ran: Ran, project: Path, known: set[str]) -> Counter[tuple[str, ...]] | None:
     if ran.returncode != 0 or "Traceback" in ran.stderr:
+        ERRORS[project] = f"exit {ran.returncode}: {ran.stderr.strip()[-400:]}"
         return None
     vault = project / ".memory"
     entries: dict[str, codec.Entry] = {}
@@ -299,11 +307,11 @@ def scenarios(workdir: Path, quick: bool, seed: int) -> list[Scenario]:
     def earlier_commit(project: Path) -> None:  # entries the killed commit may reinforce
         run_mem(["commit", "--agent", "dev"], project, stdin=session_text(2))
 
-    entries = 150 if quick else 250
+    entries = 150
     builders: list[tuple[str, list[str], str, Callable[[Path], None]]] = [
         ("commit", ["commit", "--agent", "dev", "--file", str(commit_input)], "", earlier_commit),
         ("compact", ["compact"], "fixture", lambda p: old_entries(p, entries, seed)),
-        ("migrate", ["migrate"], "fixture", lambda p: flat_vault(p, 120, seed)),
+        ("migrate", ["migrate"], "fixture", lambda p: flat_vault(p, 60, seed)),
         (
             "import",
             ["migrate", "--from", "jsonl", str(inputs / "events.jsonl"), "-a", "dev"],
@@ -313,7 +321,7 @@ def scenarios(workdir: Path, quick: bool, seed: int) -> list[Scenario]:
         ("backfill", ["backfill", "--from", "claude-code", "--since", "all"], "", lambda p: None),
         ("rebuild", search_words("fixture"), "fixture", lambda p: old_entries(p, entries, seed)),
     ]
-    event_log(inputs / "events.jsonl", 300, seed)
+    event_log(inputs / "events.jsonl", 150, seed)
     for name, words, query, build in builders:
         template = templates / name
         prepared(template, build)
@@ -443,8 +451,11 @@ def judge(
     found = (
         hits_of(ran, worker.project, known) if rebuilt else hits(scenario, worker.project, known)
     )
+    if found is None:
+        outcome.why = f"search after the rerun failed: {last_error(worker.project)}"
+        return
     if found != scenario.found:
-        outcome.why = "search after the rerun failed" if found is None else "search differs"
+        outcome.why = f"search found {sum(found.values())}, not {sum(scenario.found.values())}"
         return
     outcome.recovered = True
 
@@ -654,6 +665,30 @@ def fill(folder: Path, leave: int) -> Path:
     return filler
 
 
+def search_on_full_disk(mount_point: Path, template: Path) -> Row:
+    """A search on a full disk, after an add the index has not seen: it finds every entry, or
+    says in one line why not; no temp file left."""
+    project = mount_point / "project"
+    shutil.rmtree(project, ignore_errors=True)
+    shutil.copytree(template, project, symlinks=True)
+    run_mem(["add", "a later fixture note", "-c", "lessons", "--agent", "dev"], project)
+    everything = sum(snapshot(project / ".memory", set()).ids.values())
+    filler = fill(mount_point, 0)
+    before = files_of(project / ".memory")
+    ran = run_mem(search_words("fixture"), project)
+    filler.unlink()
+    found = len(json.loads(ran.stdout)["hits"]) if ran.returncode == 0 else 0
+    bad = half_written(project / ".memory", before)
+    return Row(
+        PART,
+        "`mem search` on a full disk, after an add the index has not seen",
+        f"exit {ran.returncode}, {found} of {everything} entries found"
+        + (f", half-written: {bad[:2]}" if bad else ""),
+        "finds every entry, nothing half-written",
+        ran.returncode == 0 and found == everything and not bad and "Traceback" not in ran.stderr,
+    )
+
+
 def full_disk(workdir: Path, template: Path, session: Path) -> list[Row]:
     """Run an add, a commit and a compaction on a tmpfs left nearly full (0, 4 KB, 64 KB free).
 
@@ -710,9 +745,10 @@ def full_disk(workdir: Path, template: Path, session: Path) -> list[Row]:
                     case.failures.append(f"{label}: the rerun failed: {again.stderr[-300:]}")
                 elif snapshot(project / ".memory", known).prints != reference:
                     case.failures.append(f"{label}: the rerun left another vault than a roomy disk")
+        searched = search_on_full_disk(mount_point, template)
     finally:
         subprocess.run(["umount", str(mount_point)], check=False)
-    rows = []
+    rows = [searched]
     for case in cases:
         for failure in case.failures:
             print(f"# faults: full disk: {failure}", file=sys.stderr)
