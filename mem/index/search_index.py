@@ -289,6 +289,9 @@ class SearchIndex:
 
         parent = self.folder.parent
         parent.mkdir(parents=True, exist_ok=True)
+        # Rebuilds take the index's lock, so a folder of another one is what a killed one left.
+        for left in [*parent.glob("index.new-*"), *parent.glob("index.old-*")]:
+            shutil.rmtree(left, ignore_errors=True)
         fresh = parent / f"index.new-{os.urandom(4).hex()}"
         fresh.mkdir()
         try:
