@@ -342,6 +342,7 @@ class Outcome:
     lost: int = 0
     doubled: int = 0
     left_mid_move: int = 0
+    leftovers: tuple[str, ...] = ()  # what the kill left in .mem/ that the rerun did not remove
     recovered: bool = False
     why: str = ""
 
@@ -425,6 +426,15 @@ def flat_lost(vault: Path, flat: dict[str, bytes]) -> int:
     return missing
 
 
+def leftovers(vault: Path) -> tuple[str, ...]:
+    """Temp files and half-built or retired index folders in `.mem/`, where `mem doctor` does
+    not look (it reports and removes those beside the category files)."""
+    state = vault / layout.STATE_DIR
+    found = [path for path in state.rglob("*.tmp") if path.is_file()]
+    found += [path for path in state.glob("index.*-*") if path.is_dir()]
+    return tuple(sorted(path.relative_to(vault).as_posix() for path in found))
+
+
 def judge(
     worker: Worker, scenario: Scenario, outcome: Outcome, before: set[str], known: set[str]
 ) -> None:
@@ -433,6 +443,7 @@ def judge(
     assert scenario.reference is not None
     vault = worker.project / ".memory"
     ran = run_mem(scenario.words, worker.project, env=worker.environment, timeout=300)
+    outcome.leftovers = leftovers(vault)
     after = snapshot(vault, known)
     outcome.unparseable += len(after.unparseable)
     outcome.lost += len(lost(before, after))
@@ -537,7 +548,14 @@ def kill_rows(made: list[Scenario], outcomes: list[Outcome], total: int) -> list
     doubled_entries = sum(o.doubled for o in outcomes)
     mid_move = sum(1 for o in outcomes if o.left_mid_move)
     recovered = sum(1 for o in outcomes if o.recovered)
+    left = [o for o in outcomes if o.leftovers]
+    example = f" (e.g. {left[0].scenario}: {', '.join(left[0].leftovers[:2])})" if left else ""
     rows += [
+        Row(
+            PART,
+            "kills that left a temp file or index folder in .mem/ that nothing removes",
+            count(len(left)) + example,
+        ),
         Row(
             PART,
             "compactions killed mid-move (an entry in a hot file and its archive until the next "
