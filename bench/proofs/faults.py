@@ -2,12 +2,16 @@
 
 Each command that writes (a commit of a real session, a compaction of a vault with 180 days of
 entries, a flat-vault migration, an import, a backfill of Claude Code sessions and an index
-rebuild) first runs unkilled, twice at once, on a copy of its prepared vault: what it leaves is
-the reference, and its wall time the span the kills are drawn from. Then each kill copies the
-vault afresh, starts the command, SIGKILLs it after a seeded uniform delay within that span and
-checks the files at once (each parses; no entry that was there before is lost or doubled), then
-runs the same command again and a search, with no repair between, and checks they leave the
-vault and the search's hits exactly as the reference run did.
+rebuild) first runs unkilled, WORKERS copies at once, on its prepared vault: what it leaves is
+the reference (the same on each copy), its wall time the span the kills are drawn from. Then
+each kill copies the vault afresh, starts the command, SIGKILLs it after a seeded uniform delay
+within that span and checks the files at once (each parses; no entry that was there before is
+lost or doubled), then runs the same command again and a search, with no repair between, and
+checks they leave the vault and the search's hits exactly as the reference run did.
+
+Beside the kills: an add, a commit and a compaction on a small tmpfs left full (or nearly),
+and a search there; an add, a commit, searches and a recall on a vault bind-mounted read-only.
+Both mounts need root (the part says so in a row and skips them otherwise).
 """
 
 from __future__ import annotations
@@ -60,7 +64,6 @@ class Scenario:
     words: list[str]
     query: str
     template: Path = Path()
-    environment: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0  # its typical wall time, unkilled
     reference: Snapshot | None = None
     found: Counter[tuple[str, ...]] = field(default_factory=Counter)  # its search's hits, unkilled
@@ -145,7 +148,7 @@ def search_words(query: str) -> list[str]:
 
 def hits(scenario: Scenario, project: Path, known: set[str]) -> Counter[tuple[str, ...]] | None:
     """The search's hits as fingerprints, or None when the search failed."""
-    ran = run_mem(search_words(scenario.query), project, env=scenario.environment, timeout=120)
+    ran = run_mem(search_words(scenario.query), project, timeout=120)
     return hits_of(ran, project, known)
 
 
