@@ -105,6 +105,10 @@ class FileUnwritable(MemError):
     code = "file_unwritable"
 
 
+class DiskFull(FileUnwritable):
+    """No room left to write (a full disk or quota): reading still works."""
+
+
 class NotUtf8(MemError):
     code = "not_utf8"
 

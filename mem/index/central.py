@@ -11,12 +11,12 @@ Nothing is computed at query time but a lookup in a small text file.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from mem.index.rank_key import SECONDS_SHIFT
+from mem.index.sidecar import replace_text
 
 CENTRAL_FILE = "central.txt"
 HEADER = "# mem central facts 1"
@@ -32,9 +32,7 @@ def save(folder: Path, reader: Any, field: str = "content") -> None:
         newest = max(packed[d] >> SECONDS_SHIFT for d in reader.all_doc_ids())
     lines = [HEADER, f"{STAMP}{newest}"]
     lines += [f"{agent}\t{entry_id}" for agent, entry_id in rows]
-    temp = folder / f".{CENTRAL_FILE}.{os.getpid()}.tmp"
-    temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(temp, folder / CENTRAL_FILE)
+    replace_text(folder / CENTRAL_FILE, "\n".join(lines) + "\n")
 
 
 def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:

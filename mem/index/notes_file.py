@@ -10,12 +10,12 @@ step, replacing a category file's notes whenever it reindexes that file.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 
+from mem.index.sidecar import replace_text
 from mem.model import Entry
 
 NOTES_FILE = "notes.jsonl"
@@ -133,6 +133,4 @@ def path_of(line: str) -> str:
 
 
 def write_lines(folder: Path, lines: list[str]) -> None:
-    temp = folder / f".{NOTES_FILE}.{os.getpid()}.tmp"
-    temp.write_text("\n".join([HEADER, *lines]) + "\n", encoding="utf-8")
-    os.replace(temp, folder / NOTES_FILE)
+    replace_text(folder / NOTES_FILE, "\n".join([HEADER, *lines]) + "\n")

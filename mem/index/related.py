@@ -9,11 +9,12 @@ task word's weight. Nothing is computed at query time but a lookup in a small te
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from mem.index.sidecar import replace_text
 
 RELATED_FILE = "related.txt"
 HEADER = "# mem related words 1"
@@ -82,9 +83,7 @@ def write(folder: Path, table: Mapping[str, list[tuple[str, float]]]) -> None:
     lines = [HEADER]
     for word in sorted(table):
         lines.append(word + "\t" + " ".join(f"{other}:{dice:.3f}" for other, dice in table[word]))
-    temp = folder / f".{RELATED_FILE}.{os.getpid()}.tmp"
-    temp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(temp, folder / RELATED_FILE)
+    replace_text(folder / RELATED_FILE, "\n".join(lines) + "\n")
 
 
 class RelatedWords:

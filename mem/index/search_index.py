@@ -29,6 +29,7 @@ from mem.index.rank_key import (
     RankKey,
 )
 from mem.index.related import RelatedWords
+from mem.index.sidecar import replace_text
 from mem.model import DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
@@ -226,9 +227,7 @@ class SearchIndex:
                 for path, s in sorted(stamps.items())
             },
         }
-        temp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
-        temp.write_text(json.dumps(payload), encoding="utf-8")
-        os.replace(temp, folder / MANIFEST)
+        replace_text(folder / MANIFEST, json.dumps(payload))
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -294,6 +293,9 @@ class SearchIndex:
 
         parent = self.folder.parent
         parent.mkdir(parents=True, exist_ok=True)
+        # Rebuilds take the index's lock, so a folder of another one is what a killed one left.
+        for left in [*parent.glob("index.new-*"), *parent.glob("index.old-*")]:
+            shutil.rmtree(left, ignore_errors=True)
         fresh = parent / f"index.new-{os.urandom(4).hex()}"
         fresh.mkdir()
         try:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mem.errors import VaultReadOnly
+from mem.errors import DiskFull, MemError, VaultReadOnly
 from mem.index import manifest, notes_file
 from mem.index.manifest import FileStamp
 from mem.model import Entry, Problem
@@ -136,15 +136,38 @@ def fresh_index(vault: Path, feedback: Feedback = QUIET, archive: bool = False) 
         return index  # up to date, and opens (a damaged segment with a good manifest does not)
     try:
         return bring_up_to_date(vault, index, feedback, archive)
-    except VaultReadOnly:
-        if pending is None or not index.is_readable():
-            raise
-        # Reading must not need write access: search what the index holds, and say so.
-        feedback.notice(
-            "the vault is read-only, so the index could not be updated; "
-            "results may miss recent edits"
-        )
+    except (VaultReadOnly, DiskFull) as exc:
+        # Reading must not need room to write: bring a copy of the index up to date outside
+        # the vault, for this command only; failing that, search what the index holds.
+        why = "the disk is full" if isinstance(exc, DiskFull) else "the vault is read-only"
+        try:
+            return index_elsewhere(vault, index, feedback, archive, why)
+        except (OSError, MemError):
+            if pending is None or not index.is_readable():
+                raise exc from None
+        feedback.notice(f"{why}, so the index could not be updated; results may miss recent edits")
         return index
+
+
+def index_elsewhere(
+    vault: Path, index: SearchIndex, feedback: Feedback, archive: bool, why: str
+) -> SearchIndex:
+    """A copy of the vault's index in a temporary folder (removed when the process ends),
+    brought up to date with the markdown there: the index of a vault no index can be written
+    in (a read-only checkout, which git leaves without `.mem/`; a full disk)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from mem.index.search_index import SearchIndex
+
+    folder = Path(tempfile.mkdtemp(prefix="mem-index-"))
+    atexit.register(shutil.rmtree, folder, True)
+    copy = SearchIndex(folder / "index", PARSER_VERSION)
+    if index.is_readable():
+        shutil.copytree(index.folder, copy.folder)
+    feedback.notice(f"{why}, so the index is brought up to date in a temporary copy")
+    return up_to_date(vault, copy, feedback, archive)
 
 
 def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
@@ -176,20 +199,25 @@ def bring_up_to_date(
 ) -> SearchIndex:
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.
-        refs = indexed_refs(vault, archive)
-        known = index.manifest()
-        if known is None or not index.is_readable():
-            rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
-        else:
-            changed, removed = changed_since(vault, known, refs, archive)
-            archived = [
-                path
-                for path, stamp in changed.items()
-                if is_archive_path(path) and not merely_touched(path, stamp, known)
-            ]
-            if archived:
-                feedback.notice(f"indexing the archive ({len(archived)} file(s))")
-            update(vault, index, refs, changed, removed, known)
+        return up_to_date(vault, index, feedback, archive)
+
+
+def up_to_date(vault: Path, index: SearchIndex, feedback: Feedback, archive: bool) -> SearchIndex:
+    """Reindex what changed since the index was written, or all of it when it is unreadable."""
+    refs = indexed_refs(vault, archive)
+    known = index.manifest()
+    if known is None or not index.is_readable():
+        rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
+    else:
+        changed, removed = changed_since(vault, known, refs, archive)
+        archived = [
+            path
+            for path, stamp in changed.items()
+            if is_archive_path(path) and not merely_touched(path, stamp, known)
+        ]
+        if archived:
+            feedback.notice(f"indexing the archive ({len(archived)} file(s))")
+        update(vault, index, refs, changed, removed, known)
     return index
 
 
@@ -230,8 +258,8 @@ def rebuild(
     vault: Path, index: SearchIndex, refs: list[layout.FileRef], feedback: Feedback, damaged: bool
 ) -> int:
     """Build the whole index again from the markdown; return the number of entries. Files are
-    read one at a time as the writer takes their entries: at 100,000 entries, holding them all
-    parsed at once cost more memory than the index writer itself."""
+    read one at a time as the writer takes their entries, so memory does not grow with the
+    number of entries parsed."""
     stamps: dict[str, FileStamp] = {}
     total = sum(store.read_bytes(vault, ref.path).count(HEADER_MARK) for ref in refs)
 

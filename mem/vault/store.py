@@ -12,7 +12,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from mem.errors import FileUnreadable, FileUnwritable, MemError, NotUtf8, VaultReadOnly
+from mem.errors import (
+    DiskFull,
+    FileUnreadable,
+    FileUnwritable,
+    MemError,
+    NotUtf8,
+    VaultReadOnly,
+)
 from mem.vault.layout import STATE_DIR, inside
 
 LOCK_DIR = f"{STATE_DIR}/locks"
@@ -21,6 +28,7 @@ LOCK_DIR = f"{STATE_DIR}/locks"
 UPDATE_TRIES = 20
 UPDATE_SECONDS = 10.0
 READ_ONLY_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS}
+FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
 
 
 def read_bytes(vault: Path, relative: str) -> bytes:
@@ -66,6 +74,8 @@ def explain_os_error(exc: OSError, what: str) -> MemError:
             f"cannot write {what}: the vault is read-only ({exc.strerror}); "
             "check its permissions or mount"
         )
+    if exc.errno in FULL_ERRNOS:
+        return DiskFull(f"cannot write {what} ({exc.strerror})")
     return FileUnwritable(f"cannot write {what} ({exc.strerror})")
 
 
