@@ -19,33 +19,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from mem.extract import formats
 from proofs.common import Ran, Row, child_environment, count, fresh_vault, mem_command, run_mem
 
 PART = "hostile"
 REPO = Path(__file__).resolve().parents[2]
 TRACEBACK = "Traceback (most recent call last)"
 WORKERS = 2  # the machine's cores
-FORMATS = [
-    "auto",
-    "text",
-    "claude-jsonl",
-    "stream-json",
-    "codex-jsonl",
-    "gemini-jsonl",
-    "copilot-jsonl",
-    "otel-spans",
-    "antigravity-jsonl",
-    "generic-json",
-    "aider",
-    "markdown-chat",
-    "gemini-md",
-    "cline-md",
-    "markdown-roles",
-    "antigravity-md",
-    "claude-terminal",
-    "codex-terminal",
-    "codex-log",
-]
+# Every reader `mem commit --format` offers, and its own guess.
+FORMATS = ["auto", *formats.FORMATS]
 IMPORTERS = ("jsonl", "ostwin", "portos", "claude", "cline", "aiteamx", "bit-office")
 HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "PreCompact")
 JSON_KEYS = [

@@ -63,6 +63,15 @@ def test_a_removed_entry_is_gone_and_setting_its_header_says_so(tmp_path: Path):
         operations.set_header(tmp_path, task, {"done": "x"})
 
 
+def one_task(tmp_path: Path) -> tuple[layout.FileRef, Path]:
+    """dev/tasks.md holding one open task, `a`."""
+    ref = layout.file_ref("dev", "tasks")
+    operations.insert(
+        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
+    )
+    return ref, tmp_path / ref.path
+
+
 def editor_save(path: Path, added: str) -> None:
     """Save the file as an editor does: read it, add a hand-written entry, write a temp file,
     rename it over the original (no lock of mem's taken)."""
@@ -75,11 +84,7 @@ HAND = rendered("20260301-100000-hand", "- [ ] written in an editor")
 
 
 def test_a_save_made_while_mem_writes_is_kept_and_mems_change_made_again_on_it(tmp_path):
-    ref = layout.file_ref("dev", "tasks")
-    operations.insert(
-        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
-    )
-    path = tmp_path / ref.path
+    ref, path = one_task(tmp_path)
     calls = []
 
     def change(old: str) -> str:
@@ -96,11 +101,7 @@ def test_a_save_made_while_mem_writes_is_kept_and_mems_change_made_again_on_it(t
 
 def test_a_file_saved_at_every_try_is_left_as_the_editor_saved_it(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "UPDATE_SECONDS", 0.0)  # give up after the tries alone
-    ref = layout.file_ref("dev", "tasks")
-    operations.insert(
-        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
-    )
-    path = tmp_path / ref.path
+    ref, path = one_task(tmp_path)
 
     def change(old: str) -> str:
         editor_save(path, "\nmore by hand\n")
@@ -137,11 +138,7 @@ def test_a_move_to_the_archive_keeps_an_entry_saved_by_hand_meanwhile(tmp_path):
 def test_a_save_in_the_instant_before_mems_rename_is_kept(tmp_path, monkeypatch):
     # The editor saves after every check mem could make, right before its rename: the
     # exchange hands the save back, mem undoes it and makes its change again on their text.
-    ref = layout.file_ref("dev", "tasks")
-    operations.insert(
-        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
-    )
-    path = tmp_path / ref.path
+    ref, path = one_task(tmp_path)
     real = store.exchange
     saves = []
 
@@ -161,11 +158,7 @@ def test_a_save_in_the_instant_before_mems_rename_is_kept(tmp_path, monkeypatch)
 def test_two_saves_around_mems_exchange_are_both_kept(tmp_path, monkeypatch):
     # A second save lands between the exchange and its undo: the file keeps the first save,
     # the second is kept beside it and named; mem's change is not written.
-    ref = layout.file_ref("dev", "tasks")
-    operations.insert(
-        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
-    )
-    path = tmp_path / ref.path
+    ref, path = one_task(tmp_path)
     real = store.exchange
     calls = []
 
@@ -185,11 +178,7 @@ def test_two_saves_around_mems_exchange_are_both_kept(tmp_path, monkeypatch):
 
 def test_without_an_exchange_a_save_before_the_last_check_is_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "exchange_works", False)
-    ref = layout.file_ref("dev", "tasks")
-    operations.insert(
-        tmp_path, ref, rendered("20260301-100000-aaaa", "- [ ] a"), {"20260301-100000-aaaa"}
-    )
-    path = tmp_path / ref.path
+    ref, path = one_task(tmp_path)
     calls = []
 
     def change(old: str) -> str:
