@@ -38,6 +38,9 @@ def child_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
         for key, value in os.environ.items()
         if not key.startswith("MEM_") and key != "PYTHONDONTWRITEBYTECODE"
     }
+    # `mem` on the PATH, as for a user who installed it: git runs `mem merge-driver` from it.
+    bin_folder = str(Path(sys.executable).parent)
+    environment["PATH"] = os.pathsep.join([bin_folder, environment.get("PATH", "")])
     environment.update(extra or {})
     return environment
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from proofs.common import Row, count, fresh_vault, run_mem
+from proofs.common import Row, child_environment, count, fresh_vault, run_mem
 
 PART = "merges"
 PAIRS = 200
@@ -341,7 +341,11 @@ def base_files(rng: random.Random, now: datetime) -> dict[str, str]:
 
 def git(repo: Path, *words: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*GIT, "-C", str(repo), *words], capture_output=True, text=True, check=check
+        [*GIT, "-C", str(repo), *words],
+        capture_output=True,
+        text=True,
+        check=check,
+        env=child_environment(),
     )
 
 

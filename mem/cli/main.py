@@ -34,6 +34,10 @@ def quick(arguments: list[str]) -> int | None:
             sys.stdout.write(TEXT)
             sys.stdout.flush()
             return 0
+        if arguments[:1] == ["merge-driver"]:  # git runs it: no app, no vault
+            from mem.cli.merge_driver import run as merge_driver
+
+            return merge_driver(arguments[1:])
         fast = "recall" in arguments or "search" in arguments or "hook" in arguments
         if fast and "_MEM_COMPLETE" not in os.environ:
             from mem.cli.quick import run

@@ -37,4 +37,37 @@ def init(settings: Settings, path: Path | None, cwd: Path) -> InitReport:
                 created.append(relative)
     except OSError as exc:
         raise store.explain_os_error(exc, str(target)) from exc
+    if not outside_git:
+        set_merge_driver(target)
     return InitReport(str(target), tuple(created), existed, outside_git)
+
+
+# The vault's .gitattributes asks git for its union merge on category files. Defined in this
+# clone's git config, a driver of that name replaces git's own: mem merges category files entry
+# by entry, and hands anything else (or anything it cannot read) to git's union merge itself,
+# as it does when `mem` is not on the PATH. A clone without it merges by union, as before.
+MERGE_DRIVER = "mem merge-driver %O %A %B %P || git merge-file --union %A %O %B"
+
+
+def set_merge_driver(folder: Path) -> bool:
+    """Define the union merge driver in the git config of the clone holding `folder`, unless
+    one is defined already (mem's, or a person's own); True when mem's is the one defined."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        return False
+
+    def git(*words: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", "-C", str(folder), "config", *words],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    found = git("--get", "merge.union.driver")
+    if found.returncode != 1:  # 0: one is defined; other codes: no repository or no config
+        return found.returncode == 0 and found.stdout.strip() == MERGE_DRIVER
+    git("merge.union.name", "mem: category files entry by entry, other files by union")
+    return git("merge.union.driver", MERGE_DRIVER).returncode == 0
