@@ -86,8 +86,37 @@ def doctor(
         for path in layout.links_outside(vault)
     )
     problems.extend(check_index(vault, fix, feedback))
-    warnings = check_hook_agents(settings)
+    warnings = check_hook_agents(settings) + check_merge_driver(vault, fix)
     return DoctorReport(tuple(problems), len(refs), entry_count, tuple(warnings))
+
+
+def check_merge_driver(vault: Path, fix: bool) -> list[Problem]:
+    """A clone of a git repository that merges category files by union, line by line (made
+    before `mem init` set the driver, or cloned and never initialised): --fix sets it."""
+    import subprocess
+
+    from mem.services.init import set_merge_driver
+
+    if layout.project_root(vault) is None:
+        return []
+    found = subprocess.run(
+        ["git", "-C", str(vault), "config", "--get", "merge.union.driver"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 1 or (fix and set_merge_driver(vault)):
+        return []  # defined (mem's or a person's own), no git to ask, or set just now
+    return [
+        Problem(
+            "merge_driver",
+            ".gitattributes",
+            0,
+            "this clone merges category files by union, line by line, which can put one "
+            "entry's header over another's body; `mem doctor --fix` (or `mem init`) has git "
+            "merge them entry by entry",
+        )
+    ]
 
 
 def entries_now(vault: Path) -> dict[str, Entry]:

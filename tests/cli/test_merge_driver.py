@@ -4,6 +4,7 @@ still merges by union."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -113,3 +114,26 @@ def test_a_projects_own_union_file_still_merges_by_union(tmp_path):
     git(repo, "commit", "-qam", "ours")
     git(repo, "merge", "-q", "other", "-m", "merge")
     assert changes.read_text() == "one\nours\ntheirs\n"
+
+
+def test_doctor_warns_of_a_clone_without_the_driver_and_fix_sets_it(tmp_path):
+    repo = new_repo(tmp_path, "clone")
+    git(repo, "config", "--remove-section", "merge.union")
+
+    def doctor(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mem", "doctor", "--json", *flags],
+            cwd=repo,
+            env=environment(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    report = doctor()
+    assert report.returncode == 0  # a warning sets no exit status
+    warnings = [w["code"] for w in json.loads(report.stdout)["warnings"]]
+    assert warnings == ["merge_driver"]
+    doctor("--fix")
+    assert git(repo, "config", "--get", "merge.union.driver").strip() == MERGE_DRIVER
+    assert json.loads(doctor().stdout)["warnings"] == []
