@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ENTRY_ID = re.compile(r"\d{8}-\d{6}-[a-z0-9]{6}")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -147,3 +152,18 @@ def counted(real):
 
 os.fsync, os.replace = counted(os.fsync), counted(os.replace)
 """
+
+
+def read_only_mem(vault, *args):
+    """Run `mem --vault VAULT ARGS` with the vault mounted read-only in a mount namespace of
+    its own (root writes through read-only permissions, not through a read-only mount)."""
+    mount = ["unshare", "-rm", "sh", "-c", 'mount --bind -o ro "$1" "$1" && shift && exec "$@"']
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to mount the vault read-only")
+    probe = subprocess.run([*mount, "sh", str(vault), "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount the vault read-only here: {probe.stderr.decode().strip()}")
+    command = [sys.executable, "-m", "mem", "--vault", str(vault), *args]
+    return subprocess.run(
+        [*mount, "sh", str(vault), *command], capture_output=True, text=True, check=False
+    )

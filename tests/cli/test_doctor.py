@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -14,7 +13,15 @@ import pytest
 from mem.config import load_settings
 from mem.services.add import add
 
-from .helpers import added_id, data, entry_block, messages, ok, write_category_file
+from .helpers import (
+    added_id,
+    data,
+    entry_block,
+    messages,
+    ok,
+    read_only_mem,
+    write_category_file,
+)
 
 
 def problems(result, exit_code=1):
@@ -172,21 +179,6 @@ def test_doctor_says_what_fix_would_do_to_a_stale_index_and_fix_does_it(mem, vau
 def tree(folder):
     """Every file under `folder`, machine-local state included."""
     return {path: path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
-
-
-def read_only_mem(vault, *args):
-    """Run `mem --vault VAULT ARGS` with the vault mounted read-only in a mount namespace of
-    its own (root writes through read-only permissions, not through a read-only mount)."""
-    mount = ["unshare", "-rm", "sh", "-c", 'mount --bind -o ro "$1" "$1" && shift && exec "$@"']
-    if shutil.which("unshare") is None:
-        pytest.skip("no unshare(1) to mount the vault read-only")
-    probe = subprocess.run([*mount, "sh", str(vault), "true"], capture_output=True, check=False)
-    if probe.returncode != 0:
-        pytest.skip(f"cannot mount the vault read-only here: {probe.stderr.decode().strip()}")
-    command = [sys.executable, "-m", "mem", "--vault", str(vault), *args]
-    return subprocess.run(
-        [*mount, "sh", str(vault), *command], capture_output=True, text=True, check=False
-    )
 
 
 def test_doctor_checks_a_read_only_vault_and_only_fix_needs_write_access(mem, vault):

@@ -4,25 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 
-import pytest
-
-
-def read_only_mem(vault, *args):
-    """Run `mem --vault VAULT ARGS` with the vault bind-mounted read-only in a mount namespace
-    of its own (root writes through read-only permissions, not through a read-only mount)."""
-    mount = ["unshare", "-rm", "sh", "-c", 'mount --bind -o ro "$1" "$1" && shift && exec "$@"']
-    if shutil.which("unshare") is None:
-        pytest.skip("no unshare(1) to mount the vault read-only")
-    probe = subprocess.run([*mount, "sh", str(vault), "true"], capture_output=True, check=False)
-    if probe.returncode != 0:
-        pytest.skip(f"cannot mount the vault read-only here: {probe.stderr.decode().strip()}")
-    command = [sys.executable, "-m", "mem", "--vault", str(vault), *args]
-    return subprocess.run(
-        [*mount, "sh", str(vault), *command], capture_output=True, text=True, check=False
-    )
+from .helpers import read_only_mem
 
 
 def test_a_read_only_vault_without_an_index_is_searched_and_recalled(
