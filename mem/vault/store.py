@@ -176,16 +176,31 @@ def file_bytes(path: Path) -> bytes | None:
 def undo_exchange(temp: Path, target: Path, placed: bytes) -> None:
     """Put back the save an exchange displaced. What the second exchange hands back is the
     text mem placed, unless a second save came in the microseconds between the two: that one
-    is kept beside the file, named in the error, never deleted."""
-    if not exchange(temp, target):
-        raise FileUnwritable(f"cannot put back {target.name}; the save is in {temp}")
+    is kept beside the file, named in the error, never deleted; so is the first, should the
+    exchange back fail."""
+    try:
+        swapped = exchange(temp, target)
+    except OSError:
+        swapped = False
+    if not swapped:
+        kept = keep_beside(temp, target)
+        raise FileUnwritable(
+            f"{target.name} was saved while mem wrote it and mem could not put that save back: "
+            f"it is in {kept.name} beside it; merge it into {target.name} by hand"
+        )
     if temp.read_bytes() != placed:
-        kept = target.with_name(f"{target.name}.kept-{os.urandom(3).hex()}")
-        os.replace(temp, kept)
+        kept = keep_beside(temp, target)
         raise FileUnwritable(
             f"{target.name} was saved twice while mem wrote it; the file holds the first "
             f"save and {kept.name} beside it the second: merge them by hand"
         )
+
+
+def keep_beside(temp: Path, target: Path) -> Path:
+    """Give a person's displaced save a name beside its file that no cleanup removes."""
+    kept = target.with_name(f"{target.name}.kept-{os.urandom(3).hex()}")
+    os.replace(temp, kept)
+    return kept
 
 
 AT_FDCWD = -100

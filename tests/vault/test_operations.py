@@ -190,3 +190,24 @@ def test_without_an_exchange_a_save_before_the_last_check_is_kept(tmp_path, monk
     store.update(tmp_path, ref.path, change)
     text = path.read_text()
     assert "written in an editor" in text and "- [x] a" in text and len(calls) == 2
+
+
+def test_a_save_an_exchange_displaced_and_could_not_put_back_is_kept_beside(tmp_path, monkeypatch):
+    # The exchange back fails: the person's save, which the first exchange took out of the
+    # file, must not go with mem's temp file.
+    ref, path = one_task(tmp_path)
+    real = store.exchange
+    calls = []
+
+    def exchange_once(first: Path, second: Path) -> bool:
+        calls.append(1)
+        if len(calls) == 1:
+            editor_save(path, HAND)
+            return real(first, second)
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(store, "exchange", exchange_once)
+    with pytest.raises(FileUnwritable, match="could not put that save back"):
+        store.update(tmp_path, ref.path, lambda old: old.replace("- [ ] a", "- [x] a"))
+    (kept,) = path.parent.glob("tasks.md.kept-*")
+    assert "written in an editor" in kept.read_text()
