@@ -45,24 +45,28 @@ def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
         facts = set(reader.postings("category", "facts").all_ids())
     live = set(reader.all_doc_ids()) if reader.has_deletions() else None
     log = math.log
+
+    def weighted() -> Iterator[list[tuple[int, float]]]:
+        """Each telling word's tf-idf weights, by entry: read twice rather than held, since
+        every posting of the vault held at once was most of a rebuild's memory."""
+        for raw, _info in reader.iter_field(field):
+            word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            pairs = list(reader.postings(field, word).items_as("weight"))
+            if live is not None:
+                pairs = [pair for pair in pairs if pair[0] in live]
+            if not pairs or len(pairs) >= count:
+                continue  # a word every entry holds says nothing about any of them
+            idf = log(count / len(pairs))
+            yield [(docnum, (1 + log(frequency)) * idf) for docnum, frequency in pairs]
+
     squares: dict[int, float] = {}  # each entry's squared tf-idf length
-    shared: list[list[tuple[int, float]]] = []  # the weights of each word two entries hold
-    for raw, _info in reader.iter_field(field):
-        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        pairs = reader.postings(field, word).items_as("weight")
-        if live is not None:
-            pairs = [pair for pair in pairs if pair[0] in live]
-        weights = [(docnum, 1 + log(frequency)) for docnum, frequency in pairs]
-        if not weights or len(weights) >= count:
-            continue  # a word every entry holds says nothing about any of them
-        idf = log(count / len(weights))
-        weights = [(docnum, w * idf) for docnum, w in weights]
+    for weights in weighted():
         for docnum, w in weights:
             squares[docnum] = squares.get(docnum, 0.0) + w * w
-        if len(weights) > 1:  # a word of one entry adds to its length, to no cosine
-            shared.append(weights)
     score = dict.fromkeys(facts & squares.keys(), 0.0)
-    for weights in shared:
+    for weights in weighted():
+        if len(weights) < 2 or not score.keys() & {docnum for docnum, _ in weights}:
+            continue  # a word of one entry adds to its length, to no cosine; nor one no fact holds
         units = [(docnum, w / math.sqrt(squares[docnum])) for docnum, w in weights]
         total = sum(unit for _, unit in units)
         for docnum, unit in units:
