@@ -85,7 +85,7 @@ def doctor(
         Problem("unsafe_path", path, 0, "a symlink leading out of the vault; mem ignores it")
         for path in layout.links_outside(vault)
     )
-    problems.extend(check_index(vault, fix, feedback))
+    problems.extend(check_index(vault, fix, feedback, frozenset(seen)))
     warnings = check_hook_agents(settings) + check_merge_driver(vault, fix)
     return DoctorReport(tuple(problems), len(refs), entry_count, tuple(warnings))
 
@@ -473,9 +473,10 @@ def check_gitignore(vault: Path, fix: bool) -> list[Problem]:
     return [fixed(problem, f"added {IGNORE_TEMP}")]
 
 
-def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
+def check_index(vault: Path, fix: bool, feedback: Feedback, held: frozenset[str]) -> list[Problem]:
     """Find an index behind the markdown; with `fix`, bring it up to date (always safe: it is
-    a cache). Without, write nothing: a read-only vault is checked all the same."""
+    a cache). Without, write nothing: a read-only vault is checked all the same. `held`: the
+    ids some category file or archive holds now (an entry that moved has not vanished)."""
     index = open_index(vault)
     refs = indexed_refs(vault)  # the archive is indexed when a search wants it
     pending = changed_files(vault, index, refs, archive=False)
@@ -492,7 +493,7 @@ def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
     changed, removed = pending
     if not changed and not removed:
         return []
-    gone = vanished(vault, index, [*changed, *removed])
+    gone = vanished(vault, index, [*changed, *removed], held)
     problem = Problem(
         "stale_index", INDEX_DIR, 0, f"{len(changed) + len(removed)} file(s) changed since indexed"
     )
@@ -508,10 +509,11 @@ def check_index(vault: Path, fix: bool, feedback: Feedback) -> list[Problem]:
     ]
 
 
-def vanished(vault: Path, index: Any, paths: list[str]) -> list[Problem]:
-    """Entries the index last saw in a file that the file no longer holds: a person deleted
-    them, or an editor saved a copy it read before a write of mem's (which the write cannot
-    see). Said before the reindex forgets them; git has their text."""
+def vanished(vault: Path, index: Any, paths: list[str], held: frozenset[str]) -> list[Problem]:
+    """Entries the index last saw in a file that the file no longer holds, nor any other (a
+    compaction merged from another branch moves them to the archive): a person deleted them,
+    or an editor saved a copy it read before a write of mem's (which the write cannot see).
+    Said before the reindex forgets them; git has their text."""
     found = []
     for path in paths:
         ref = layout.describe(path)
@@ -520,7 +522,7 @@ def vanished(vault: Path, index: Any, paths: list[str]) -> list[Problem]:
         now = {
             entry.id for entry in entry_codec.parse_ref(store.read_text(vault, path), ref).entries
         }
-        missing = sorted(index.ids_in(path) - now)
+        missing = sorted(index.ids_in(path) - now - held)
         if not missing:
             continue
         shown = ", ".join(missing[:5]) + (

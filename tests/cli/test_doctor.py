@@ -466,6 +466,24 @@ def test_doctor_says_which_entries_left_a_file_since_the_index_saw_them(mem, vau
     ok(mem("doctor"))  # accepted as the file now is
 
 
+def test_an_entry_a_merged_compaction_moved_to_the_archive_has_not_vanished(mem, vault):
+    """A teammate's compaction, merged in: the entry left the hot file for its archive, which
+    the index has not seen yet. It moved; nothing was lost, and doctor must not say so."""
+    moved = added_id(mem("add", "The cache lives for an hour", "-a", "dev"))
+    ok(mem("add", "Deploys go out on Tuesdays", "-a", "dev"))
+    ok(mem("search", "cache"))  # the index sees both in dev/facts.md
+    path = vault / "dev" / "facts.md"
+    text = path.read_text()
+    start = text.index(f"<!-- id:{moved}")
+    end = text.index("---\n", start) + 5
+    archive = vault / "dev" / "archive" / "facts.md"
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    archive.write_text(text[: text.index("<!-- id:")] + text[start:end])
+    path.write_text(text[:start] + text[end:])
+    report = json.loads(mem("doctor", "--json").stdout)
+    assert [p["code"] for p in report["problems"]] == ["stale_index"]
+
+
 def test_doctor_fix_links_back_an_entry_whose_stopped_move_it_just_finished(mem, vault):
     """A merge of a branch that compacted (the entry archived, `superseded-by:` its survivor)
     with one that edited the entry: the file's edited copy wins the move, and the link it did
