@@ -195,17 +195,11 @@ MIN_WORD = 2  # StopFilter's minsize: a one-letter word is no term
 def token_terms(token: str) -> tuple[str, ...]:
     """The terms content_analyzer makes of one token of its tokenizer, worked out once per
     distinct token: the same steps as its filters, without a Token object per word."""
-    from mem.index.identifiers import identifier_parts, plain_word
+    from mem.index.identifiers import token_words
 
-    parts = [token] if plain_word(token) else identifier_parts(token)
-    words = [part for part in parts if not part.isdigit()]
-    if len(parts) <= 1 or not words:
-        found = [parts[0] if len(parts) == 1 else token]
-    else:
-        found = [*words, "".join(parts)]
     return tuple(
         stem(lowered)
-        for word in found
+        for word in token_words(token)
         if len(lowered := word.lower()) >= MIN_WORD and lowered not in STOP_WORDS
     )
 

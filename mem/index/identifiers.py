@@ -30,6 +30,18 @@ def plain_word(text: str) -> bool:
     return text.isalpha() and (text.islower() or text.isupper() or text.istitle())
 
 
+def token_words(text: str) -> list[str]:
+    """The words IdentifierFilter makes of one token: the token, or for an identifier of
+    several words, those words and the whole joined. A part of digits alone would match every
+    id and version that holds them: it is only found within the whole (`python3.11` gives
+    python3 and python311); `_internal` is internal."""
+    parts = [text] if plain_word(text) else identifier_parts(text)
+    words = [part for part in parts if not part.isdigit()]
+    if len(parts) <= 1 or not words:
+        return [parts[0] if len(parts) == 1 else text]
+    return [*words, "".join(parts)]
+
+
 class IdentifierFilter(Filter):  # type: ignore[misc]  # Whoosh is untyped
     """Each token, then, for an identifier of several words, those words and the whole joined.
     Whoosh's IntraWordFilter does the same, but compiles patterns of every Unicode letter when
@@ -37,17 +49,6 @@ class IdentifierFilter(Filter):  # type: ignore[misc]  # Whoosh is untyped
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for token in tokens:
-            text = token.text
-            parts = [text] if plain_word(text) else identifier_parts(text)
-            words = [part for part in parts if not part.isdigit()]
-            if len(parts) <= 1 or not words:
-                token.text = parts[0] if len(parts) == 1 else text  # `_internal` is internal
+            for word in token_words(token.text):
+                token.text = word
                 yield token
-                continue
-            # A part of digits alone would match every id and version that holds them: it is
-            # only found within the whole (`python3.11` gives python3 and python311).
-            for part in words:
-                token.text = part
-                yield token
-            token.text = "".join(parts)
-            yield token
