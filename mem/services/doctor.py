@@ -93,20 +93,12 @@ def doctor(
 def check_merge_driver(vault: Path, fix: bool) -> list[Problem]:
     """A clone of a git repository that merges category files by union, line by line (made
     before `mem init` set the driver, or cloned and never initialised): --fix sets it."""
-    import subprocess
+    from mem.services.init import defined_merge_driver, set_merge_driver
 
-    from mem.services.init import set_merge_driver
-
-    if layout.project_root(vault) is None:
+    if layout.project_root(vault) is None or defined_merge_driver(vault) != "":
+        return []  # no repository, no git to ask, or one defined (mem's or a person's own)
+    if fix and set_merge_driver(vault):
         return []
-    found = subprocess.run(
-        ["git", "-C", str(vault), "config", "--get", "merge.union.driver"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if found.returncode != 1 or (fix and set_merge_driver(vault)):
-        return []  # defined (mem's or a person's own), no git to ask, or set just now
     return [
         Problem(
             "merge_driver",

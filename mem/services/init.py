@@ -49,14 +49,33 @@ def init(settings: Settings, path: Path | None, cwd: Path) -> InitReport:
 MERGE_DRIVER = "mem merge-driver %O %A %B %P || git merge-file --union %A %O %B"
 
 
-def set_merge_driver(folder: Path) -> bool:
-    """Define the union merge driver in the git config of the clone holding `folder`, unless
-    one is defined already (mem's, or a person's own); True when mem's is the one defined."""
+def defined_merge_driver(folder: Path) -> str | None:
+    """The union merge driver the git config of the clone holding `folder` defines ('' for
+    none), or None when git cannot say (no git, no repository)."""
     import shutil
     import subprocess
 
     if shutil.which("git") is None:
-        return False
+        return None
+    found = subprocess.run(
+        ["git", "-C", str(folder), "config", "--get", "merge.union.driver"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode == 1:  # 0: one is defined; other codes: no repository or no config
+        return ""
+    return found.stdout.strip() if found.returncode == 0 else None
+
+
+def set_merge_driver(folder: Path) -> bool:
+    """Define the union merge driver in the git config of the clone holding `folder`, unless
+    one is defined already (mem's, or a person's own); True when mem's is the one defined."""
+    import subprocess
+
+    defined = defined_merge_driver(folder)
+    if defined != "":
+        return defined == MERGE_DRIVER
 
     def git(*words: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -66,8 +85,5 @@ def set_merge_driver(folder: Path) -> bool:
             check=False,
         )
 
-    found = git("--get", "merge.union.driver")
-    if found.returncode != 1:  # 0: one is defined; other codes: no repository or no config
-        return found.returncode == 0 and found.stdout.strip() == MERGE_DRIVER
     git("merge.union.name", "mem: category files entry by entry, other files by union")
     return git("merge.union.driver", MERGE_DRIVER).returncode == 0
