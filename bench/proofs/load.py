@@ -10,9 +10,8 @@ file, saves again on top of that write (an "editor re-save").
 
 from __future__ import annotations
 
-import ctypes
+import errno
 import json
-import os
 import random
 import re
 import signal
@@ -24,6 +23,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mem.vault import store
 from proofs.common import (
     Row,
     child_environment,
@@ -162,19 +162,12 @@ def check(vault: Path, expected: list[Expected], hand: list[HandWritten]) -> Fin
 
 # --- the editor -------------------------------------------------------------------------------
 
-AT_FDCWD = -100
-RENAME_EXCHANGE = 2
-
 
 def exchange(first: Path, second: Path) -> None:
-    """Swap two files' names at once (Linux renameat2 RENAME_EXCHANGE): nothing is replaced
-    unseen, what was at `second` is now at `first`."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
-    libc.renameat2.argtypes += [ctypes.c_uint]
-    if libc.renameat2(AT_FDCWD, bytes(first), AT_FDCWD, bytes(second), RENAME_EXCHANGE) != 0:
-        number = ctypes.get_errno()
-        raise OSError(number, os.strerror(number), str(second))
+    """Swap two files' names at once (Linux renameat2 RENAME_EXCHANGE, through mem's own
+    wrapper): nothing is replaced unseen, what was at `second` is now at `first`."""
+    if not store.exchange(first, second):
+        raise OSError(errno.EOPNOTSUPP, "this system cannot exchange two files", str(second))
 
 
 @dataclass

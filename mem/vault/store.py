@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import functools
 import os
 import re
 import sys
@@ -11,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from mem.errors import (
     DiskFull,
@@ -213,23 +215,28 @@ def exchange(first: Path, second: Path) -> bool:
     """Swap two paths' files in one atomic step (Linux renameat2); False where the system or
     the filesystem cannot, and the caller falls back to a rename."""
     global exchange_works
-    if not exchange_works:
-        return False
-    import ctypes  # only writes pay for it (about 5 ms)
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    call = getattr(libc, "renameat2", None)
+    call = renameat2() if exchange_works else None
     if call is None:
         exchange_works = False
         return False
     done = call(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
     if done == 0:
         return True
+    import ctypes
+
     number = ctypes.get_errno()
     if number in EXCHANGE_UNSUPPORTED:
         exchange_works = False
         return False
     raise OSError(number, os.strerror(number), str(second))
+
+
+@functools.cache
+def renameat2() -> Any:
+    """libc's renameat2, looked up once a process (None where libc has none)."""
+    import ctypes  # only writes pay for it (about 5 ms)
+
+    return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
 
 
 LONE_LF = re.compile(r"(?<!\r)\n")
