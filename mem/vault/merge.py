@@ -102,12 +102,9 @@ def joined(mine: str, other: str) -> str:
 def body_lines(block: str) -> list[str]:
     """The lines of an entry's text below its header and heading, up to its `---`."""
     lines = block.split("\n")[1:]
-    if SEPARATOR_LINE in lines:
-        lines = lines[: lines.index(SEPARATOR_LINE)]
+    if codec.SEPARATOR in lines:
+        lines = lines[: lines.index(codec.SEPARATOR)]
     return lines[1:]
-
-
-SEPARATOR_LINE = codec.SEPARATOR
 
 
 def separated(block: str) -> str:
