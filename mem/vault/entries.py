@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import string
+from bisect import bisect_left
 from datetime import UTC, datetime
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from mem.model import KINDS_BY_CATEGORY, Entry, Problem
@@ -132,162 +134,233 @@ def find_tags(heading_tags: str, body: str) -> tuple[str, ...]:
 def parse_file(
     text: str, path: str, agent: str, category: str, scope: str = "agent", archived: bool = False
 ) -> ParsedFile:
-    """Find every entry in a category file; bad entries become problems, good ones still load."""
+    """Find every entry in a category file; bad entries become problems, good ones still load.
+
+    The file is read a chunk at a time, a chunk being a header line and every line down to the
+    next: what an entry is depends on its chunk alone (a header always starts the next entry),
+    so a chunk seen before in this process is not parsed again. A writer that parses a file
+    several times, and again after a person's save, pays for the chunks that changed."""
     lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
+    offsets = list(accumulate(map(len, lines), initial=0))
     body_from = frontmatter_end(lines)
+    found = {
+        index: match
+        for index in range(body_from, len(lines))
+        if lines[index].startswith("<") and (match := HEADER.fullmatch(lines[index].rstrip("\r\n")))
+    }
+    heads = list(found)
+    where = Where(path, agent, category, scope, archived)
     spans: list[EntrySpan] = []
     problems: list[Problem] = []
-    default_kind = KINDS_BY_CATEGORY.get(category, ("fact",))[0]
-    index = body_from
     strays: list[Problem] = []
-    stray = False  # inside a run of text that belongs to no entry
-    while index < len(lines):
-        header = (
-            HEADER.fullmatch(lines[index].rstrip("\r\n")) if lines[index].startswith("<") else None
-        )
-        if header is None:
-            line = lines[index].strip()
-            if HEADER_START.match(lines[index]):
-                problems.append(
-                    Problem(
-                        "malformed_entry", path, index + 1, "header comment does not close with -->"
-                    )
-                )
-            elif is_stray(line) and not stray:
-                # A note written between entries, or an entry whose header was mistyped or
-                # deleted: no search finds it, so say where it is (mem never removes it).
-                strays.append(
-                    Problem(
-                        "stray_text",
-                        path,
-                        index + 1,
-                        f"text that belongs to no entry, so no search finds it: {line[:60]!r}; "
-                        "give it an entry header",
-                    )
-                )
-            stray = is_stray(line)
-            index += 1
+    first = heads[0] if heads else len(lines)
+    loose_lines(lines, body_from, first, path, problems, strays)
+    at = 0  # the header in `heads` to read next
+    while at < len(heads):
+        index = heads[at]
+        header = found[index]
+        merged = merge_leftover(lines, index, header, path)
+        if merged is not None:
+            problem, resume = merged
+            problems.append(problem)
+            at = bisect_left(heads, resume)  # a header line further down
             continue
-        stray = False
-        twin = next_header(lines, index + 1)
-        if twin is not None and twin[1].group("id") == header.group("id"):
-            # Both sides of a union merge reinforced this entry: git kept both header lines.
-            # The entry loads from the last; `mem doctor --fix` merges them.
-            problems.append(
-                Problem(
-                    "duplicate_header",
-                    path,
-                    index + 1,
-                    f"entry {header.group('id')} has two header lines (a merge kept both)",
-                )
-            )
-            index = twin[0]
-            continue
-        split = split_from(lines, index, header)
-        if split is not None:
-            # One side of a union merge changed this header line, the other added entries
-            # just above it: git kept the header (and heading) here, the entries it added,
-            # then the header again over the body. The entry loads from the last; `mem doctor
-            # --fix` merges the two lines there.
-            problems.append(
-                Problem(
-                    "duplicate_header",
-                    path,
-                    index + 1,
-                    f"entry {header.group('id')} has a second header line at line "
-                    f"{split[1] + 1}, over its body (a merge put entries between them)",
-                )
-            )
-            index = split[0]
-            continue
-        if twin is not None and folded_over_one_body(lines, header, twin):
-            # Both sides of a union merge added the same text in the same minute: git kept
-            # both header lines over the one body they share. The entry loads from the last;
-            # `mem doctor --fix` gives the first its copy of the body.
-            problems.append(
-                Problem(
-                    "shared_body",
-                    path,
-                    index + 1,
-                    f"entries {header.group('id')} and {twin[1].group('id')} share one body "
-                    "(a merge folded two entries that said the same)",
-                )
-            )
-            index = twin[0]
-            continue
-        start = index
-        stop, closed, open_fence = entry_end(lines, start + 1)
-        entry_id = header.group("id")
-        heading_at = next((k for k in range(start + 1, stop) if lines[k].strip()), None)
-        heading = HEADING.fullmatch(lines[heading_at].rstrip("\r\n")) if heading_at else None
-        date = None
-        if heading:
-            try:
-                date = parse_date(heading.group("date"))
-            except (ValueError, OverflowError):
-                date = None
-        if not VALID_ID.fullmatch(entry_id):
-            problems.append(
-                Problem(
-                    "malformed_entry",
-                    path,
-                    start + 1,
-                    f"entry id {entry_id!r} is not [A-Za-z0-9_-]+",
-                )
-            )
-        elif heading is None or date is None or heading_at is None:
-            problems.append(
-                Problem(
-                    "malformed_entry",
-                    path,
-                    (heading_at or start) + 1,
-                    "entry heading must read `## DATE · #tags`",
-                )
-            )
-        else:
-            if open_fence:
-                problems.append(
-                    Problem(
-                        "unclosed_fence",
-                        path,
-                        start + 1,
-                        f"entry {entry_id} opens a code fence (```) it never closes",
-                    )
-                )
-            if not closed:
-                problems.append(
-                    Problem(
-                        "missing_separator",
-                        path,
-                        start + 1,
-                        f"entry {entry_id} does not end with a `---` line",
-                    )
-                )
-            body_lines = lines[heading_at + 1 : stop]
-            body = "".join(body_lines).replace("\r\n", "\n").strip("\n").rstrip()
-            pairs = parse_header(header.group("rest"))
-            kind = dict(pairs).get("kind") or default_kind
-            entry = Entry(
-                id=entry_id,
-                agent=agent,
-                category=category,
-                kind=kind,
-                date=date,
-                tags=find_tags(heading.group("tags") or "", body),
-                body=body,
-                header=pairs,
-                scope=scope,
-                path=path,
-                line=start + 1,
-                archived=archived,
-            )
-            end_line = stop + 1 if closed else stop
-            spans.append(EntrySpan(entry, offsets[start], offsets[start + 1], offsets[end_line]))
-        index = stop + 1 if closed else stop
+        stop = heads[at + 1] if at + 1 < len(heads) else len(lines)
+        base = offsets[index]
+        key = (text[base : offsets[stop]], where)
+        chunk = CHUNKS.get(key)
+        if chunk is None:
+            chunk = parse_chunk(lines, index, stop, base, header, where)
+            if len(CHUNKS) >= CHUNKS_HELD:
+                CHUNKS.clear()  # a rebuild reads each chunk once: hold a file's worth, no more
+            CHUNKS[key] = chunk
+        elif chunk.line != index or chunk.start != base:
+            chunk = moved(chunk, index, base)
+        spans += chunk.spans
+        problems += chunk.problems
+        strays += chunk.strays
+        at += 1
     return ParsedFile(text, tuple(spans), tuple(problems), offsets[body_from], tuple(strays))
+
+
+class Where(NamedTuple):
+    """The file a chunk was read from, as far as its entries and problems say it."""
+
+    path: str
+    agent: str
+    category: str
+    scope: str
+    archived: bool
+
+
+class Chunk(NamedTuple):
+    """What one chunk holds, read where it started: at line index `line`, offset `start`."""
+
+    spans: tuple[EntrySpan, ...]
+    problems: tuple[Problem, ...]
+    strays: tuple[Problem, ...]
+    line: int
+    start: int
+
+
+CHUNKS: dict[tuple[str, Where], Chunk] = {}
+CHUNKS_HELD = 20_000  # chunks remembered, ~20 MB at most: the largest category file, and more
+LINE_FIELD = Entry._fields.index("line")
+new_tuple = tuple.__new__  # builds a NamedTuple from a tuple, without its slower keyword path
+
+
+def moved(chunk: Chunk, line: int, start: int) -> Chunk:
+    """A chunk read before, now at line index `line` and offset `start` of its file."""
+    lines, offset = line - chunk.line, start - chunk.start
+    spans = tuple(
+        new_tuple(
+            EntrySpan,
+            (
+                new_tuple(Entry, (*entry[:LINE_FIELD], entry.line + lines, entry.archived)),
+                begin + offset,
+                header_end + offset,
+                end + offset,
+            ),
+        )
+        for entry, begin, header_end, end in chunk.spans
+    )
+    problems = tuple(problem._replace(line=problem.line + lines) for problem in chunk.problems)
+    strays = tuple(problem._replace(line=problem.line + lines) for problem in chunk.strays)
+    return Chunk(spans, problems, strays, line, start)
+
+
+def merge_leftover(
+    lines: list[str], index: int, header: re.Match[str], path: str
+) -> tuple[Problem, int] | None:
+    """What a union merge left at the header on line `index`, if anything: (the problem, the
+    header line to read on from)."""
+    following = lines[index + 1] if index + 1 < len(lines) else ""
+    if following.strip() and not following.startswith("<"):
+        after = skip_blank(lines, index + 2)
+        if after < len(lines) and not lines[after].startswith("<"):
+            return None  # a heading, then a body: what nearly every entry is, told cheaply
+    twin = next_header(lines, index + 1)
+    if twin is not None and twin[1].group("id") == header.group("id"):
+        # Both sides of a union merge reinforced this entry: git kept both header lines.
+        # The entry loads from the last; `mem doctor --fix` merges them.
+        message = f"entry {header.group('id')} has two header lines (a merge kept both)"
+        return Problem("duplicate_header", path, index + 1, message), twin[0]
+    split = split_from(lines, index, header)
+    if split is not None:
+        # One side of a union merge changed this header line, the other added entries just
+        # above it: git kept the header (and heading) here, the entries it added, then the
+        # header again over the body. The entry loads from the last; `mem doctor --fix`
+        # merges the two lines there.
+        message = (
+            f"entry {header.group('id')} has a second header line at line {split[1] + 1}, "
+            "over its body (a merge put entries between them)"
+        )
+        return Problem("duplicate_header", path, index + 1, message), split[0]
+    if twin is not None and folded_over_one_body(lines, header, twin):
+        # Both sides of a union merge added the same text in the same minute: git kept both
+        # header lines over the one body they share. The entry loads from the last; `mem
+        # doctor --fix` gives the first its copy of the body.
+        message = (
+            f"entries {header.group('id')} and {twin[1].group('id')} share one body "
+            "(a merge folded two entries that said the same)"
+        )
+        return Problem("shared_body", path, index + 1, message), twin[0]
+    return None
+
+
+def parse_chunk(
+    lines: list[str], start: int, last: int, offset: int, header: re.Match[str], where: Where
+) -> Chunk:
+    """Read one chunk, lines [start, last) at character `offset`: the entry its header
+    starts, and what follows it down to the next header."""
+    path = where.path
+    spans: list[EntrySpan] = []
+    problems: list[Problem] = []
+    strays: list[Problem] = []
+    # entry_end, knowing the chunk holds no other header: the entry stops at `---` or `last`
+    stop, closed, in_fence = last, False, False
+    for index in range(start + 1, last):
+        line = lines[index]
+        if fence_mark(line):
+            in_fence = not in_fence
+        elif not in_fence and line.rstrip() == SEPARATOR:
+            stop, closed = index, True
+            break
+    open_fence = in_fence and not closed
+    entry_id = header.group("id")
+    heading_at = next((k for k in range(start + 1, stop) if lines[k].strip()), None)
+    heading = HEADING.fullmatch(lines[heading_at].rstrip("\r\n")) if heading_at else None
+    date = None
+    if heading:
+        try:
+            date = parse_date(heading.group("date"))
+        except (ValueError, OverflowError):
+            date = None
+    if not VALID_ID.fullmatch(entry_id):
+        message = f"entry id {entry_id!r} is not [A-Za-z0-9_-]+"
+        problems.append(Problem("malformed_entry", path, start + 1, message))
+    elif heading is None or date is None or heading_at is None:
+        message = "entry heading must read `## DATE · #tags`"
+        problems.append(Problem("malformed_entry", path, (heading_at or start) + 1, message))
+    else:
+        if open_fence:
+            message = f"entry {entry_id} opens a code fence (```) it never closes"
+            problems.append(Problem("unclosed_fence", path, start + 1, message))
+        if not closed:
+            message = f"entry {entry_id} does not end with a `---` line"
+            problems.append(Problem("missing_separator", path, start + 1, message))
+        body = "".join(lines[heading_at + 1 : stop]).replace("\r\n", "\n").strip("\n").rstrip()
+        pairs = parse_header(header.group("rest"))
+        entry = Entry(
+            id=entry_id,
+            agent=where.agent,
+            category=where.category,
+            kind=dict(pairs).get("kind") or KINDS_BY_CATEGORY.get(where.category, ("fact",))[0],
+            date=date,
+            tags=find_tags(heading.group("tags") or "", body),
+            body=body,
+            header=pairs,
+            scope=where.scope,
+            path=path,
+            line=start + 1,
+            archived=where.archived,
+        )
+        header_end = offset + len(lines[start])
+        end = offset + sum(map(len, lines[start : stop + 1 if closed else stop]))
+        spans.append(EntrySpan(entry, offset, header_end, end))
+    loose_lines(lines, stop + 1 if closed else stop, last, path, problems, strays)
+    return Chunk(tuple(spans), tuple(problems), tuple(strays), start, offset)
+
+
+def loose_lines(
+    lines: list[str],
+    index: int,
+    stop: int,
+    path: str,
+    problems: list[Problem],
+    strays: list[Problem],
+) -> None:
+    """Look at lines [index, stop) outside every entry: a broken header is a problem; a run
+    of words is stray text (reported at its first line)."""
+    stray = False  # inside a run of text that belongs to no entry
+    for number in range(index, stop):
+        line = lines[number].strip()
+        if HEADER_START.match(lines[number]):
+            message = "header comment does not close with -->"
+            problems.append(Problem("malformed_entry", path, number + 1, message))
+        elif is_stray(line) and not stray:
+            # A note written between entries, or an entry whose header was mistyped or
+            # deleted: no search finds it, so say where it is (mem never removes it).
+            strays.append(
+                Problem(
+                    "stray_text",
+                    path,
+                    number + 1,
+                    f"text that belongs to no entry, so no search finds it: {line[:60]!r}; "
+                    "give it an entry header",
+                )
+            )
+        stray = is_stray(line)
 
 
 def is_stray(line: str) -> bool:

@@ -292,3 +292,46 @@ def test_new_ids_are_filesystem_safe_and_sort_by_creation_second(moment: datetim
 
     assert codec.VALID_ID.fullmatch(first) and codec.VALID_ID.fullmatch(second)
     assert first < second
+
+
+LINES = [
+    "<!-- id:a1 kind:fact -->",
+    "<!-- id:a1 -->",
+    "<!-- id:b2 reinforced:2 -->",
+    "<!-- id:20260101-1000-aaaaaa -->",
+    "<!-- id:20260101-1000-bbbbbb -->",
+    "<!-- id:bad",
+    "## 2026-01-01T10:00Z · #x",
+    "## 2026-01-01T10:00Z",
+    "## not a date",
+    "body with #tag",
+    "",
+    "---",
+    "```",
+    "stray words",
+    "# title",
+]
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.lists(st.sampled_from(LINES), max_size=30),
+    st.lists(st.sampled_from(LINES), max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_chunk_parsed_before_reads_as_a_fresh_parse_would_wherever_it_moved(
+    body: list[str], above: list[str], ending: str
+) -> None:
+    # A writer parses a file, a person adds lines above: the chunks it read before now stand
+    # at other lines and offsets, and must come out exactly as a parse from nothing would.
+    first = "".join(line + ending for line in body)
+    second = "".join(line + ending for line in above) + first
+    codec.CHUNKS.clear()
+    fresh = [codec.parse_file(text, PATH, "dev", "decisions") for text in (first, second)]
+    codec.CHUNKS.clear()
+    codec.parse_file(first, PATH, "dev", "decisions")
+    assert codec.parse_file(first, PATH, "dev", "decisions") == fresh[0]
+    assert codec.parse_file(second, PATH, "dev", "decisions") == fresh[1]
+    other = codec.parse_file(second, "qa/lessons.md", "qa", "lessons")  # the same text elsewhere
+    assert all(span.entry.path == "qa/lessons.md" for span in other.spans)
+    assert all(span.entry.kind != "decision" for span in other.spans)
