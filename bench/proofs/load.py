@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mem.extract import dedupe
 from mem.vault import store
 from proofs.common import (
     Row,
@@ -69,6 +70,7 @@ class Expected:
     entry_id: str | None
     marker: str | None
     category: str
+    said: str | None = None  # a Stop's decision: kept as a reinforcement when one says the same
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,14 @@ def split_entries(text: str) -> list[tuple[str, str]]:
     ]
 
 
+def body_of(block: str) -> str:
+    """An entry's body: its text below the header and heading lines, down to its `---`."""
+    lines = block.splitlines()[2:]
+    while lines and lines[-1].strip() in ("", "---"):
+        lines.pop()
+    return "\n".join(lines).strip()
+
+
 def check(vault: Path, expected: list[Expected], hand: list[HandWritten]) -> Findings:
     """Which writes of mem's and which hand-written entries are missing from the vault, and
     which entries it holds more than once (an id twice, or a marker in two entries of the
@@ -143,10 +153,20 @@ def check(vault: Path, expected: list[Expected], hand: list[HandWritten]) -> Fin
         copies = blocks.get(entry_id, [])
         return bool(copies) and (marker is None or any(marker in text for _, text in copies))
 
+    def reinforced(said: str | None, category: str) -> bool:
+        """Whether an entry that says what `said` does, in other words, was reinforced: what
+        mem does with a decision it already holds (dedupe.is_same)."""
+        return said is not None and any(
+            kept == category and "reinforced:" in text and dedupe.is_same(body_of(text), said)
+            for copies in blocks.values()
+            for kept, text in copies
+        )
+
     mem_lost = [
         f"{item.source}: {item.entry_id or item.marker}"
         for item in expected
         if not present(item.entry_id, item.marker, item.category)
+        and not reinforced(item.said, item.category)
     ]
     hand_lost = [item.marker for item in hand if not present(item.entry_id, item.marker, "lessons")]
     duplicated = [
@@ -272,6 +292,7 @@ class Command:
     words: list[str]
     stdin: str | None = None
     marker: str | None = None
+    said: str | None = None  # what a Stop's transcript says
 
 
 def plan(seed: int, worker: int, commands: int, project: Path, folder: Path) -> list[Command]:
@@ -305,7 +326,7 @@ def plan(seed: int, worker: int, commands: int, project: Path, folder: Path) -> 
                 "hook_event_name": event,
                 "cwd": str(project),
             }
-            stored = None
+            stored = told = None
             if event == "SessionStart":
                 payload["source"] = "startup"
             elif event == "PreToolUse" and rng.random() < 0.5:
@@ -316,15 +337,15 @@ def plan(seed: int, worker: int, commands: int, project: Path, folder: Path) -> 
                 payload.update(tool_name="Bash", tool_input={"command": command})
             else:
                 stored = f"{marker}s"
-                said = (
+                told = (
                     f"We decided to use {phrase(rng, 2)} for the {phrase(rng, 2)} because it "
                     f"keeps {phrase(rng, 2)} ({stored})."
                 )
                 payload.update(
-                    transcript_path=str(transcript(folder, marker, said)), stop_hook_active=False
+                    transcript_path=str(transcript(folder, marker, told)), stop_hook_active=False
                 )
             words = ["hook", "claude-code", "--agent", agent]
-            planned.append(Command(f"hook {event}", words, json.dumps(payload), stored))
+            planned.append(Command(f"hook {event}", words, json.dumps(payload), stored, told))
     return planned
 
 
@@ -332,7 +353,7 @@ def what_it_stored(command: Command, stdout: str) -> list[Expected]:
     """The entries a successful command reported (or, for a hook's Stop, the marker it must
     have stored as a decision)."""
     if command.kind == "hook Stop":
-        return [Expected(command.kind, None, command.marker, "decisions")]
+        return [Expected(command.kind, None, command.marker, "decisions", command.said)]
     if command.kind == "add":
         entry = json.loads(stdout)["entry"]
         return [Expected("add", entry["id"], command.marker, entry["category"])]

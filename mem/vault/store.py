@@ -287,17 +287,27 @@ def rewrite(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[s
     file changed in between, else again from what it now holds."""
     started = time.monotonic()
     tries = 0
+    made: tuple[str, str] | None = None  # the text the change was worked out on, and its result
     while tries < UPDATE_TRIES or time.monotonic() - started < UPDATE_SECONDS:
         tries += 1
         raw = read_bytes(vault, relative)
         old = decoded_strict(raw, relative)
-        new = change(old)
+        # A person saved the file since the change was worked out: carry it over their save
+        # when the two touch different entries, else work it out again on their text.
+        new = None
+        if made is not None:
+            from mem.vault.rebase import rebased  # writers only: the parser's module comes with it
+
+            new = rebased(*made, old)
+        if new is None:
+            new = change(old)
+            made = (old, new)
         if new == old:
             return old, new
         try:
             write_atomic(vault, relative, new, read=raw)
         except ChangedMeanwhile:
-            continue  # a person saved the file meanwhile: redo the change on their text
+            continue
         return old, new
     raise FileUnwritable(
         f"cannot write {relative}: it changed {tries} times in "

@@ -109,3 +109,16 @@ def test_exchange_swaps_two_files(tmp_path):
     second.write_text("b")
     load.exchange(first, second)
     assert (first.read_text(), second.read_text()) == ("b", "a")
+
+
+def test_a_stop_whose_decision_reinforced_one_that_says_the_same_is_not_counted_lost(tmp_path):
+    vault = tmp_path / "vault"
+    (vault / "dev").mkdir(parents=True)
+    said = "We decided to use manifest prefetch for the docker migration because it keeps quota."
+    twin = "We decided to use manifest prefetch for the docker migration since it keeps quota."
+    header = "<!-- id:20260301-100000-aaaaaa kind:decision{} -->\n## 2026-03-01T10:00Z\n\n"
+    stop = load.Expected("hook Stop", None, "ld1w0c001s", "decisions", said)
+    for reinforced, lost in (("", ["hook Stop: ld1w0c001s"]), (" reinforced:1", [])):
+        entry = header.format(reinforced) + twin + "\n\n---\n\n"
+        (vault / "dev" / "decisions.md").write_text("---\nagent: dev\n---\n\n" + entry)
+        assert load.check(vault, [stop], []).mem_lost == lost

@@ -99,6 +99,32 @@ def test_a_save_made_while_mem_writes_is_kept_and_mems_change_made_again_on_it(t
     assert len(calls) == 2 and "written in an editor" in calls[1]
 
 
+def test_a_save_to_other_entries_is_kept_without_working_the_change_out_again(tmp_path):
+    # An editor saving a large file every few hundred milliseconds outpaces a change worked
+    # out again from the start each time: one that touched other entries is carried over.
+    ref = layout.file_ref("dev", "tasks")
+    for name in "abc":
+        entry_id = f"20260301-100000-{name * 4}"
+        operations.insert(tmp_path, ref, rendered(entry_id, f"- [ ] {name}"), {entry_id})
+    path = tmp_path / ref.path
+    calls = []
+
+    def change(old: str) -> str:
+        calls.append(old)
+        editor_save(path, HAND)  # at the end of the file, below entries a and b
+        return old.replace("- [ ] c", "- [x] c")
+
+    old, new = store.update(tmp_path, ref.path, change)
+    text = path.read_text()
+    assert len(calls) == 1 and text == new and "written in an editor" in old
+    assert [entry.body for entry in codec.parse_ref(text, ref).entries] == [
+        "- [x] c",
+        "- [ ] b",
+        "- [ ] a",
+        "- [ ] written in an editor",
+    ]
+
+
 def test_a_file_saved_at_every_try_is_left_as_the_editor_saved_it(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "UPDATE_SECONDS", 0.0)  # give up after the tries alone
     ref, path = one_task(tmp_path)
