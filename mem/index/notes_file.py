@@ -14,9 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mem.index.sidecar import replace_text
 from mem.model import Entry
+
+if TYPE_CHECKING:
+    from mem.index.chunk_table import Patch
 
 NOTES_FILE = "notes.jsonl"
 HEADER = '{"mem-notes": 1}'
@@ -109,17 +113,74 @@ def write(folder: Path, notes: Mapping[str, list[Entry]]) -> None:
     write_lines(folder, [line_of(entry) for path in sorted(notes) for entry in notes[path]])
 
 
-def replace(folder: Path, notes: Mapping[str, list[Entry]]) -> bool:
-    """Replace the notes of the files in `notes` and keep every other line as it stands, not
-    decoded: a vault of 100,000 entries holds ~25,000 notes, and one edited file should not
-    cost them all. False when there is no readable file to change."""
+def replace(
+    folder: Path, notes: Mapping[str, list[Entry]], patches: Mapping[str, Patch] | None = None
+) -> bool:
+    """Replace the notes of the files in `notes`, change those of the files `patches` name
+    (see file_patch.py), and keep every other line as it stands, not decoded: a vault of
+    100,000 entries holds ~25,000 notes, and one edited file should not cost them all. False
+    when there is no readable file to change."""
+    if patches and not notes and patch_in_place(folder, patches):
+        return True
     lines = read_lines(folder)
     if lines is None:
         return False
-    kept = [(path, line) for line in lines if (path := path_of(line)) not in notes]
+    patches = patches or {}
+    kept: list[tuple[str, str]] = []
+    patched: dict[str, dict[str, str]] = {path: {} for path in patches}
+    for line in lines:
+        path = path_of(line)
+        if path in patched:
+            patched[path][id_of(line)] = line
+        elif path not in notes:
+            kept.append((path, line))
     kept += [(path, line_of(entry)) for path in notes for entry in notes[path]]
+    for path, patch in patches.items():
+        kept += [(path, line) for line in patched_lines(patched[path], patch)]
     kept.sort(key=lambda pair: pair[0])  # stable: by file, each file's notes in their order
     write_lines(folder, [line for _, line in kept])
+    return True
+
+
+def patched_lines(by_id: dict[str, str], patch: Patch) -> list[str]:
+    """A file's note lines (`by_id`) as a patch of it leaves them, in the file's order."""
+    for entry_id in patch.deleted:
+        by_id.pop(entry_id, None)
+    for entry, _, _ in patch.added:
+        by_id.pop(entry.id, None)  # a note no more if its kind changed
+        if is_note(entry):
+            by_id[entry.id] = line_of(entry)
+    return [by_id[entry_id] for entry_id in patch.order if entry_id in by_id]
+
+
+def patch_in_place(folder: Path, patches: Mapping[str, Patch]) -> bool:
+    """Change the lines of the patched files where they stand, finding them as text: the
+    lines are sorted by file, so a file's notes are one run of lines starting with its path.
+    False, with nothing written, for a file with no notes yet or a file not as expected: the
+    caller goes the long way."""
+    try:
+        text = (folder / NOTES_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not text.startswith(HEADER + "\n"):
+        return False
+    for path, patch in patches.items():
+        start_mark = "\n" + json.dumps([path], ensure_ascii=False)[:-1] + ", "
+        start = text.find(start_mark)
+        if start < 0:
+            if not any(is_note(entry) for entry, _, _ in patch.added):
+                continue  # no notes before, none now
+            return False
+        last = text.rfind(start_mark)  # the run's last line: the lines are sorted by file
+        newline = text.find("\n", last + 1)
+        end = len(text) if newline < 0 else newline + 1
+        run = text[start + 1 : end].splitlines()
+        if any(not line.startswith(start_mark[1:]) for line in run):
+            return False  # not sorted by file after all
+        by_id = {id_of(line): line for line in run}
+        lines = patched_lines(by_id, patch)
+        text = text[: start + 1] + "".join(line + "\n" for line in lines) + text[end:]
+    replace_text(folder / NOTES_FILE, text)
     return True
 
 
@@ -129,6 +190,15 @@ def path_of(line: str) -> str:
     try:
         return str(scanstring(line, 2)[0]) if line.startswith('["') else ""
     except ValueError:
+        return ""
+
+
+def id_of(line: str) -> str:
+    """The id of a line's note (its second field), read without decoding the rest."""
+    try:
+        _, end = scanstring(line, 2)
+        return str(scanstring(line, end + 3)[0]) if line[end : end + 3] == ', "' else ""
+    except (ValueError, IndexError):
         return ""
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import blocks, central, notes_file, related
+from mem.index import blocks, central, chunk_table, notes_file, related
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -34,6 +34,8 @@ from mem.model import DEFAULT_DECAY_FLOOR, Entry
 
 if TYPE_CHECKING:
     from whoosh.index import FileIndex
+
+    from mem.index.chunk_table import Patch, Table
 
 WRITER_ATTEMPTS = 100  # × up to 0.1 s: how long to wait for another process's writer
 # BM25F with light length normalisation (web search uses B=0.75): memory entries are short, and
@@ -284,9 +286,11 @@ class SearchIndex:
         total: int,
         stamps: Mapping[str, FileStamp],
         progress: Progress | None = None,
+        tables: Mapping[str, Table | None] | None = None,
     ) -> int:
         """Build a fresh index beside the old one, then swap it in; return how many entries
-        it holds. `stamps` may be filled while `entries` is read."""
+        it holds. `stamps` and the files' chunk `tables` may be filled while `entries` is
+        read."""
         import shutil  # only a rebuild needs it: ~3 ms off every search and recall
 
         from whoosh.index import create_in
@@ -315,7 +319,10 @@ class SearchIndex:
                 progress(done, total)
             with index.reader() as reader:
                 work_out_tables(fresh, reader)
-            notes_file.write(fresh, notes)
+            # Each file's notes top down, as an update keeps them (entries come bottom up).
+            notes_file.write(fresh, {path: found[::-1] for path, found in notes.items()})
+            for path, table in (tables or {}).items():
+                chunk_table.write(fresh, path, table)
             self._write_manifest(fresh, stamps)
             old = parent / f"index.old-{os.urandom(4).hex()}"
             if self.folder.exists():
@@ -329,11 +336,13 @@ class SearchIndex:
 
     def update(
         self,
-        batches: Mapping[str, list[Indexed]],
+        batches: Mapping[str, list[Indexed] | Patch],
         stamps: Mapping[str, FileStamp],
         removed: Iterable[str] = (),
+        tables: Mapping[str, Table | None] | None = None,
     ) -> None:
-        """Bring whole files up to date (an empty batch removes a file) and record stamps.
+        """Bring files up to date, each from its entries whole (an empty batch removes a file)
+        or by a patch of the chunks that changed; record stamps and the files' chunk tables.
 
         Only entries whose fingerprint changed are rewritten: saving one entry in a file of a
         thousand costs one document, not a thousand.
@@ -343,12 +352,20 @@ class SearchIndex:
             writer = self._writer()
             try:
                 with writer.searcher() as searcher:
-                    for path, entries in batches.items():
-                        done = replace_file(writer, searcher, path, entries)
+                    for path, batch in batches.items():
+                        if isinstance(batch, list):
+                            done = replace_file(writer, searcher, path, batch)
+                        else:
+                            done = patch_file(writer, searcher, path, batch)
                         # Archived entries were hot, and counted, when the tables were last
                         # worked out: indexing the archive after a compaction (~80,000
                         # entries at 100,000) is no reason to work them out again.
                         changed += 0 if is_archive_path(path) else done
+                # The tables before the documents: a table names the bytes it was made from,
+                # and until the manifest names the same ones it is not trusted; one left from
+                # before, next to documents of the new bytes, would be (see chunk_table.py).
+                for path, table in (tables or {}).items():
+                    chunk_table.write(self.folder, path, table)
             except BaseException:
                 writer.cancel()
                 raise
@@ -370,13 +387,15 @@ class SearchIndex:
         self._write_manifest(self.folder, manifest, unrelated)
         self._forget()
 
-    def _save_notes(self, batches: Mapping[str, list[Indexed]]) -> None:
-        # The batches hold whole files: their notes replace what the file held before.
-        changed = {
-            path: notes_file.by_path(entry for entry, _ in indexed).get(path, [])
-            for path, indexed in batches.items()
+    def _save_notes(self, batches: Mapping[str, list[Indexed] | Patch]) -> None:
+        # A whole file's notes replace what the file held before; a patch changes a few.
+        whole = {
+            path: notes_file.by_path(entry for entry, _ in batch).get(path, [])
+            for path, batch in batches.items()
+            if isinstance(batch, list)
         }
-        if not notes_file.replace(self.folder, changed):
+        patches = {path: batch for path, batch in batches.items() if not isinstance(batch, list)}
+        if not notes_file.replace(self.folder, whole, patches):
             notes_file.write(self.folder, self._notes_from_index())
 
     def _notes_from_index(self) -> notes_file.ByPath:
@@ -845,6 +864,23 @@ def term_scores(
     for ids, weights in blocks.posting_blocks(reader, field, text):
         scores = [top * f / (f + norms[lengths[d]]) for d, f in zip(ids, weights, strict=True)]
         yield from zip(ids, scores, strict=True)
+
+
+def patch_file(writer: Any, searcher: Any, path: str, patch: Patch) -> int:
+    """Delete and add the documents a patch names, of one file; return how many."""
+    from whoosh.query import Term
+
+    changed = 0
+    for entry_id in patch.deleted:
+        # By id (an entry or two), then by path: a path's postings are a whole file's.
+        for docnum in searcher.docs_for_query(Term("id", entry_id)):
+            if searcher.stored_fields(docnum).get("path") == path:
+                writer.delete_document(docnum)
+                changed += 1
+    for entry, fingerprint, context in patch.added:
+        writer.add_document(**to_document(entry, fingerprint, context))
+        changed += 1
+    return changed
 
 
 def replace_file(writer: Any, searcher: Any, path: str, entries: list[Indexed]) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mem.errors import DiskFull, MemError, VaultReadOnly
 from mem.index import manifest, notes_file
@@ -16,6 +16,7 @@ from mem.vault import layout, store
 from mem.vault.version import PARSER_VERSION
 
 if TYPE_CHECKING:
+    from mem.index.chunk_table import Patch, Table
     from mem.index.context import Indexed
     from mem.index.search_index import SearchIndex
 
@@ -32,23 +33,37 @@ def parse(vault: Path, ref: layout.FileRef) -> tuple[list[Entry], tuple[Problem,
     return parsed.entries, parsed.problems
 
 
-def indexable(vault: Path, ref: layout.FileRef) -> tuple[list[Indexed], str]:
-    """Read one category file for the index: (entries with fingerprints, sha256 of the bytes)."""
+class Reading(NamedTuple):
+    """A category file read for the index: its entries whole, or a patch by the chunks that
+    changed; the table of its chunks to keep (None: none to trust); the sha256 of its bytes."""
+
+    found: list[Indexed] | Patch
+    table: Table | None
+    sha256: str
+
+
+def indexable(
+    vault: Path, ref: layout.FileRef, folder: Path | None = None, since: str = ""
+) -> Reading:
+    """Read one category file for the index. Given the index's `folder` and the sha256 of the
+    bytes it last indexed (`since`), and a chunk table made from those bytes, only the chunks
+    that changed are parsed (see file_patch.py)."""
     import hashlib
 
-    data = store.read_bytes(vault, ref.path)
+    from mem.index import chunk_table
+    from mem.services import file_patch
     from mem.vault import entries as entry_codec
 
-    parsed = entry_codec.parse_ref(data.decode("utf-8", errors="replace"), ref)
-    found = [(span.entry, fingerprint(parsed.text[span.start : span.end])) for span in parsed.spans]
-    return found, hashlib.sha256(data).hexdigest()
-
-
-def fingerprint(block: str) -> str:
-    """Identify an entry's exact text, to tell changed entries from unchanged ones."""
-    import hashlib
-
-    return hashlib.md5(block.encode("utf-8"), usedforsecurity=False).hexdigest()
+    data = store.read_bytes(vault, ref.path)
+    sha256 = hashlib.sha256(data).hexdigest()
+    where = entry_codec.Where(ref.path, ref.agent, ref.category, ref.scope, ref.archived)
+    cut = entry_codec.cut_file(data.decode("utf-8", errors="replace"), where)
+    old = chunk_table.read(folder, ref.path, since) if folder is not None and since else None
+    patch = file_patch.patch_for(cut, sha256, old) if old is not None else None
+    if patch is not None:
+        return Reading(patch, patch.table, sha256)
+    found = file_patch.indexed(entry_codec.parse_ref(cut.text, ref))
+    return Reading(found, file_patch.whole_table(cut, sha256, found), sha256)
 
 
 def stamp_of(path: Path) -> FileStamp:
@@ -231,17 +246,21 @@ def update(
 ) -> None:
     """Reindex the files whose content changed; only restamp those merely touched."""
     by_path = {ref.path: ref for ref in refs}
-    batches: dict[str, list[Indexed]] = {path: [] for path in removed}
+    batches: dict[str, list[Indexed] | Patch] = {path: [] for path in removed}
+    tables: dict[str, Table | None] = dict.fromkeys(removed)
     stamps: dict[str, FileStamp] = {}
     for path, stamp in changed.items():
         if merely_touched(path, stamp, known):
             stamps[path] = stamp  # nothing to index
             continue
-        batches[path], digest = indexable(vault, by_path[path])
+        before = known.get(path)
+        reading = indexable(vault, by_path[path], index.folder, before.sha256 if before else "")
+        batches[path], tables[path] = reading.found, reading.table
         # If the file changed between the stat and the read, leave it marked stale for next time.
+        digest = reading.sha256
         stamps[path] = stamp if digest == stamp.sha256 else FileStamp(-1, -1, -1, -1, digest)
     try:
-        index.update(batches, stamps, removed)
+        index.update(batches, stamps, removed, tables)
     except OSError as exc:
         raise store.explain_os_error(exc, INDEX_DIR) from exc
 
@@ -261,13 +280,15 @@ def rebuild(
     read one at a time as the writer takes their entries, so memory does not grow with the
     number of entries parsed."""
     stamps: dict[str, FileStamp] = {}
+    tables: dict[str, Table | None] = {}
     total = sum(store.read_bytes(vault, ref.path).count(HEADER_MARK) for ref in refs)
 
     def entries() -> Iterator[Indexed]:
         for ref in refs:
             stamp_before = os.stat(vault / ref.path)
-            found, digest = indexable(vault, ref)
+            found, tables[ref.path], digest = indexable(vault, ref)
             stamps[ref.path] = stamp_from(stamp_before, digest)
+            assert isinstance(found, list)  # read whole: there is no table to patch from
             yield from reversed(found)  # bottom first, as updates add them: see top()
 
     if damaged:
@@ -276,6 +297,6 @@ def rebuild(
         feedback.notice(f"building the index ({total} entries)")
     progress = feedback.progress if total > LARGE_REBUILD else None
     try:
-        return index.rebuild(entries(), total, stamps, progress)
+        return index.rebuild(entries(), total, stamps, progress, tables)
     except OSError as exc:
         raise store.explain_os_error(exc, INDEX_DIR) from exc

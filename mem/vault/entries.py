@@ -140,47 +140,85 @@ def parse_file(
     next: what an entry is depends on its chunk alone (a header always starts the next entry),
     so a chunk seen before in this process is not parsed again. A writer that parses a file
     several times, and again after a person's save, pays for the chunks that changed."""
+    cut = cut_file(text, Where(path, agent, category, scope, archived))
+    lines, heads = cut.lines, cut.heads
+    spans: list[EntrySpan] = []
+    problems: list[Problem] = []
+    strays: list[Problem] = []
+    first = heads[0] if heads else len(lines)
+    loose_lines(lines, cut.body_from, first, path, problems, strays)
+    at = 0  # the header in `heads` to read next
+    while at < len(heads):
+        merged = merge_leftover(lines, heads[at], cut.found[heads[at]], path)
+        if merged is not None:
+            problem, resume = merged
+            problems.append(problem)
+            at = bisect_left(heads, resume)  # a header line further down
+            continue
+        chunk = read_chunk(cut, at)
+        spans += chunk.spans
+        problems += chunk.problems
+        strays += chunk.strays
+        at += 1
+    return ParsedFile(
+        text, tuple(spans), tuple(problems), cut.offsets[cut.body_from], tuple(strays)
+    )
+
+
+class Cut(NamedTuple):
+    """A category file's text cut into lines, and where its header lines are."""
+
+    text: str
+    lines: list[str]
+    offsets: list[int]  # of each line's start, and the text's end
+    body_from: int  # the first line after the frontmatter
+    found: dict[int, re.Match[str]]  # the header lines after it, by line index
+    heads: list[int]  # their line indexes, in order
+    where: Where
+
+    def chunk_span(self, at: int) -> tuple[int, int]:
+        """The offsets [start, end) of the chunk the `at`-th header starts."""
+        stop = self.heads[at + 1] if at + 1 < len(self.heads) else len(self.lines)
+        return self.offsets[self.heads[at]], self.offsets[stop]
+
+
+def cut_file(text: str, where: Where) -> Cut:
     lines = text.splitlines(keepends=True)
-    offsets = list(accumulate(map(len, lines), initial=0))
     body_from = frontmatter_end(lines)
     found = {
         index: match
         for index in range(body_from, len(lines))
         if lines[index].startswith("<") and (match := HEADER.fullmatch(lines[index].rstrip("\r\n")))
     }
-    heads = list(found)
-    where = Where(path, agent, category, scope, archived)
-    spans: list[EntrySpan] = []
-    problems: list[Problem] = []
-    strays: list[Problem] = []
-    first = heads[0] if heads else len(lines)
-    loose_lines(lines, body_from, first, path, problems, strays)
-    at = 0  # the header in `heads` to read next
-    while at < len(heads):
-        index = heads[at]
-        header = found[index]
-        merged = merge_leftover(lines, index, header, path)
-        if merged is not None:
-            problem, resume = merged
-            problems.append(problem)
-            at = bisect_left(heads, resume)  # a header line further down
-            continue
-        stop = heads[at + 1] if at + 1 < len(heads) else len(lines)
-        base = offsets[index]
-        key = (text[base : offsets[stop]], where)
-        chunk = CHUNKS.get(key)
-        if chunk is None:
-            chunk = parse_chunk(lines, index, stop, base, header, where)
-            if len(CHUNKS) >= CHUNKS_HELD:
-                CHUNKS.clear()  # a rebuild reads each chunk once: hold a file's worth, no more
-            CHUNKS[key] = chunk
-        elif chunk.line != index or chunk.start != base:
-            chunk = moved(chunk, index, base)
-        spans += chunk.spans
-        problems += chunk.problems
-        strays += chunk.strays
-        at += 1
-    return ParsedFile(text, tuple(spans), tuple(problems), offsets[body_from], tuple(strays))
+    offsets = list(accumulate(map(len, lines), initial=0))
+    return Cut(text, lines, offsets, body_from, found, list(found), where)
+
+
+def read_chunk(cut: Cut, at: int) -> Chunk:
+    """The chunk the `at`-th header starts, parsed, or as parsed before when its text was
+    seen before in this process (wherever it stood)."""
+    index = cut.heads[at]
+    start, end = cut.chunk_span(at)
+    key = (cut.text[start:end], cut.where)
+    chunk = CHUNKS.get(key)
+    if chunk is None:
+        stop = cut.heads[at + 1] if at + 1 < len(cut.heads) else len(cut.lines)
+        chunk = parse_chunk(cut.lines, index, stop, start, cut.found[index], cut.where)
+        if len(CHUNKS) >= CHUNKS_HELD:
+            CHUNKS.clear()  # a rebuild reads each chunk once: hold a file's worth, no more
+        CHUNKS[key] = chunk
+    elif chunk.line != index or chunk.start != start:
+        chunk = moved(chunk, index, start)
+    return chunk
+
+
+def plain_chunks(cut: Cut) -> bool:
+    """Whether every header of the file starts an entry of its own: no merge left two header
+    lines over one body, or one header above entries it belongs below (see merge_leftover)."""
+    return all(
+        merge_leftover(cut.lines, index, match, cut.where.path) is None
+        for index, match in cut.found.items()
+    )
 
 
 class Where(NamedTuple):

@@ -158,13 +158,14 @@ def test_deleted_index_is_rebuilt_with_a_notice(vault, run_mem):
 
 
 def overwrite_all(folder: Path) -> None:
-    for path in folder.iterdir():
-        path.write_bytes(b"\x00garbage\xff" * 7)
+    for path in folder.rglob("*"):
+        if path.is_file():
+            path.write_bytes(b"\x00garbage\xff" * 7)
 
 
 def overwrite_segments(folder: Path) -> None:
-    for path in folder.iterdir():
-        if path.name != "manifest.json":
+    for path in folder.rglob("*"):
+        if path.is_file() and path.name != "manifest.json":
             path.write_bytes(b"not whoosh at all")
 
 
