@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import blocks, central, chunk_table, notes_file, related
+from mem.index import blocks, central, chunk_table, notes_file, posting_pool, related
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -304,7 +304,7 @@ class SearchIndex:
         fresh.mkdir()
         try:
             index = create_in(str(fresh), build_schema())
-            writer = index.writer(limitmb=256)
+            writer = posting_pool.install(index.writer())
             done = 0
             notes: notes_file.ByPath = {}
             for entry, fingerprint, context in in_context(entries):
@@ -425,7 +425,7 @@ class SearchIndex:
 
         for _ in range(WRITER_ATTEMPTS):
             try:
-                return self.open().writer()
+                return posting_pool.install(self.open().writer())
             except LockError:
                 time.sleep(0.02 + os.urandom(1)[0] / 3200)
         raise IndexBusy("the index stayed locked by another mem process; try again")
