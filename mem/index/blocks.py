@@ -40,6 +40,16 @@ def posting_blocks(leaf: Any, field: str, text: str) -> Iterator[Block]:
         matcher._next_block()
 
 
+def all_postings(reader: Any, field: str, text: str) -> list[tuple[int, float]]:
+    """(document number, frequency) of every live document of the index holding a word."""
+    found: list[tuple[int, float]] = []
+    for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
+        if (field, text) in leaf:
+            for ids, weights in posting_blocks(leaf, field, text):
+                found += zip([docnum + offset for docnum in ids], weights, strict=True)
+    return found
+
+
 def public_postings(leaf: Any, field: str, text: str) -> Iterator[Block]:
     matcher = leaf.postings(field, text)  # skips deleted documents
     ids: list[int] = []

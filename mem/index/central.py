@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from mem.index import blocks
 from mem.index.rank_key import SECONDS_SHIFT
 from mem.index.sidecar import replace_text
 
@@ -51,9 +52,7 @@ def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
         every posting of the vault held at once was most of a rebuild's memory."""
         for raw, _info in reader.iter_field(field):
             word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            pairs = list(reader.postings(field, word).items_as("weight"))
-            if live is not None:
-                pairs = [pair for pair in pairs if pair[0] in live]
+            pairs = blocks.all_postings(reader, field, word)  # deleted documents left out
             if not pairs or len(pairs) >= count:
                 continue  # a word every entry holds says nothing about any of them
             idf = log(count / len(pairs))
