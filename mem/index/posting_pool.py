@@ -2,7 +2,7 @@
 
 Whoosh's own pool keeps each posting as a tuple (~150 bytes) and, past its memory limit,
 pickles sorted runs to disk and merges them back: at 100,000 entries (3.4 million postings)
-that was ~480 MB held, and a quarter of a rebuild spent pickling. Here a posting is 20 bytes in
+that was ~480 MB held, and a quarter of a rebuild spent pickling. Here a posting is 16 bytes in
 four arrays, and its term a number; the postings are put in order once, term by term, when the
 segment is written. Whoosh's writer takes any object with these methods (see `install`).
 """
@@ -25,7 +25,7 @@ class CompactPool:
         self.unsorted: set[int] = set()
         self.term_of = array("I")
         self.docnums = array("I")
-        self.weights = array("d")
+        self.weights = array("f")  # as Whoosh stores them (whoosh3 W3PostingsWriter)
         self.value_of = array("I")
         self.values: dict[bytes | None, int] = {}
         self.fieldnames: set[str] = set()
