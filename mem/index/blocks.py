@@ -50,6 +50,16 @@ def all_postings(reader: Any, field: str, text: str) -> list[tuple[int, float]]:
     return found
 
 
+def all_ids(reader: Any, field: str, text: str) -> list[int]:
+    """Every live document of the index holding a term, read a block at a time."""
+    found: list[int] = []
+    for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
+        if (field, text) in leaf:
+            for ids, _ in posting_blocks(leaf, field, text):
+                found += [docnum + offset for docnum in ids] if offset else ids
+    return found
+
+
 def public_postings(leaf: Any, field: str, text: str) -> Iterator[Block]:
     matcher = leaf.postings(field, text)  # skips deleted documents
     ids: list[int] = []

@@ -416,8 +416,7 @@ class SearchIndex:
     def saved_notes(self, words: Sequence[str] = ()) -> list[Entry] | None:
         """The lessons and warnings as the writer saved them (given lowercase `words`, those
         that hold one), or None when that file is not readable."""
-        lines = notes_file.read_lines(self.folder)
-        return None if lines is None else notes_file.entries(lines, words)
+        return notes_file.saved(self.folder, words)
 
     def _writer(self) -> Any:
         # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
@@ -543,7 +542,7 @@ class SearchIndex:
         table = central.read(self.folder) if agent and docs else None
         if table is None or agent is None:
             return self._ordered(docs, limit, "reinforced")
-        packed = self.reader().column_reader("rank", translate=False)
+        packed = rank_keys(self.reader(), len(docs))
         times = {d: (packed[d] >> REINFORCED_SHIFT) & REINFORCED_MAX for d in docs}
         # The levels of reinforcement taken whole, and the one the limit cuts into (or the
         # last: the caller may skip some of what it gets, so order matters to the end).
@@ -596,7 +595,7 @@ class SearchIndex:
         if not docs:
             return []
         reader = self.reader()
-        packed = reader.column_reader("rank", translate=False)
+        packed = rank_keys(reader, len(docs))
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":
             keys = {
@@ -652,14 +651,11 @@ class SearchIndex:
 
     def _docs(self, field: str, text: str) -> frozenset[int]:
         """The live documents holding one term."""
-        from whoosh.reading import TermNotFound
-
         key = (field, text)
         if key not in self._term_docs:  # recall asks for "agent:dev" and the like several times
-            try:
-                self._term_docs[key] = frozenset(self.reader().postings(field, text).all_ids())
-            except TermNotFound:
-                self._term_docs[key] = frozenset()
+            # A block at a time: at 100,000 entries an agent's or a category's postings are
+            # tens of thousands, ~10 Python calls each through Whoosh's matcher.
+            self._term_docs[key] = frozenset(blocks.all_ids(self.reader(), field, text))
         return self._term_docs[key]
 
     def _filter_docs(self, filters: Filters) -> frozenset[int] | None:
@@ -739,9 +735,7 @@ class SearchIndex:
         # BM25F × half-life decay per kind (down to a floor) × a mild boost for entries seen again.
         if not scored:
             return []  # nothing to rank; an index without segments cannot even read columns
-        packed = all_rank_keys(reader) if len(scored) > BULK_RANK else None
-        if packed is None:
-            packed = reader.column_reader("rank", translate=False)
+        packed = rank_keys(reader, len(scored))
         now = ranking.now.timestamp()
         half_lives = [ranking.half_life_days.get(kind) for kind in KIND_CODES] + [None] * 32
         boosts = [1.0 + REINFORCED_BOOST * math.log1p(times) for times in range(64)]
@@ -764,6 +758,13 @@ class SearchIndex:
         else:
             ranked.sort()
         return [(docnum, -negative) for negative, docnum in ranked]
+
+
+def rank_keys(reader: Any, wanted: int) -> Any:
+    """The rank keys by document number, for `wanted` lookups: read whole past BULK_RANK of
+    them, else through Whoosh's column reader, one at a time."""
+    packed = all_rank_keys(reader) if wanted > BULK_RANK else None
+    return reader.column_reader("rank", translate=False) if packed is None else packed
 
 
 def all_rank_keys(reader: Any) -> Sequence[int] | None:

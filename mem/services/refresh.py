@@ -194,9 +194,9 @@ def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
     known = manifest.stamps_of(manifest.read_data(folder, manifest.version_of(PARSER_VERSION)))
     if known is not None:
         changed, removed = changed_since(vault, known, indexed_refs(vault), archive=False)
-        lines = None if changed or removed else notes_file.read_lines(folder)
-        if lines is not None:
-            return notes_file.entries(lines, words)
+        found = None if changed or removed else notes_file.saved(folder, words)
+        if found is not None:
+            return found
     return fresh_index(vault).notes(words)
 
 

@@ -75,3 +75,17 @@ def test_replacing_one_files_notes_keeps_every_other_line_as_it_stood(tmp_path):
     assert [e.id for e in notes_file.entries(notes_file.read_lines(tmp_path) or [])] == ["b2"]
     (tmp_path / notes_file.NOTES_FILE).unlink()
     assert not notes_file.replace(tmp_path, {"dev/lessons.md": []})
+
+
+def test_the_lines_holding_a_word_are_those_a_line_by_line_look_finds(tmp_path):
+    # Lowercasing "İ" makes two characters of one: positions move, lines do not.
+    bodies = ["İstanbul deploy", "login.py broke", "ıı LOGIN.PY again", 'a "quoted" word', "plain"]
+    kept = [entry(f"l{n}", body) for n, body in enumerate(bodies)]
+    notes_file.write(tmp_path, notes_file.by_path(kept))
+    lines = notes_file.read_lines(tmp_path)
+    assert lines is not None
+    for words in (["login.py"], ["deploy", "plain"], ['"quoted"'], ["nothing"], ["i̇stanbul"]):
+        expected = notes_file.entries(lines, words)
+        assert notes_file.saved(tmp_path, words) == expected
+    assert [e.id for e in notes_file.saved(tmp_path, ["login.py"]) or []] == ["l1", "l2"]
+    assert notes_file.saved(tmp_path) == notes_file.entries(lines)
