@@ -107,18 +107,18 @@ class Ranking(NamedTuple):
 def build_schema() -> Any:
     from whoosh import columns, fields
 
-    from mem.index.text_field import Text
+    from mem.index.text_field import Id, Text
 
     return fields.Schema(
-        id=fields.ID(stored=True, unique=True),
-        path=fields.ID(stored=True),
+        id=Id(stored=True, unique=True),
+        path=Id(stored=True),
         digest=fields.STORED(),  # fingerprint of what was indexed: unchanged entries are skipped
-        agent=fields.ID(stored=True),
-        written_by=fields.ID(),
-        category=fields.ID(stored=True),
-        kind=fields.ID(stored=True),
-        scope=fields.ID(stored=True),
-        visible_to=fields.ID(),
+        agent=Id(stored=True),
+        written_by=Id(),
+        category=Id(stored=True),
+        kind=Id(stored=True),
+        scope=Id(stored=True),
+        visible_to=Id(),
         # Tags as written, for --tag; and their words as the content's analyzer makes them, for
         # ranking: a task that says "dependency." finds the tag `dependencies`, and "flaky" the
         # tag `flaky-tests`.
@@ -129,10 +129,10 @@ def build_schema() -> Any:
         date=fields.STORED(),
         # Everything ranking needs, packed in one raw column: one read per matching document.
         rank=fields.COLUMN(columns.NumericColumn("q")),
-        status=fields.ID(),  # active | superseded
-        archived=fields.ID(),  # yes | no
-        open_task=fields.ID(),  # yes | no
-        expires=fields.ID(),  # expiry_term of the entry's `expires:`; absent when it has none
+        status=Id(),  # active | superseded
+        archived=Id(),  # yes | no
+        open_task=Id(),  # yes | no
+        expires=Id(),  # expiry_term of the entry's `expires:`; absent when it has none
         header=fields.STORED(),
         content=Text(stored=True),
         context=Text(),  # see index/context.py

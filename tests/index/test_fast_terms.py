@@ -81,3 +81,16 @@ def test_real_sessions_give_the_analyzers_terms():
         assert terms(text) == whoosh_terms(text), path.name
         checked += 1
     assert checked
+
+
+def test_the_id_field_indexes_a_value_as_whooshs_id_field_does():
+    from whoosh import fields
+
+    from mem.index.text_field import Id
+
+    for stored in (True, False):
+        for value in ["dev", "", "dev/archive/lessons.md", "Ünïcode Value", " spaced ", "*"]:
+            assert list(Id(stored=stored).index(value)) == list(
+                fields.ID(stored=stored).index(value)
+            )
+    assert list(Id().index(["a", "b"])) == list(fields.ID().index(["a", "b"]))
