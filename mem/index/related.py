@@ -63,27 +63,30 @@ def compute(reader: Any, field: str = "content") -> Table:
         entries_with[word] = len(docs)
         for docnum in docs:
             words_of.setdefault(docnum, []).append(word)
-    together: Counter[tuple[str, str]] = Counter()
+    # Each word's companions counted from its own entries, one word at a time: counting every
+    # pair of the vault at once held them all (hundreds of MB at 100,000 entries).
+    holding: dict[str, list[int]] = {}
     for docnum, words in words_of.items():
         if len(words) > MAX_WORDS:  # its rarest words: they say most of what it is about
             words = sorted(words, key=lambda word: (entries_with[word], word))[:MAX_WORDS]
             words_of[docnum] = words
-        words.sort()
-        for n, first in enumerate(words):
-            for second in words[n + 1 :]:
-                together[first, second] += 1
-    found: dict[str, list[tuple[float, str]]] = {}
-    for (first, second), both in together.items():
-        if both < MIN_TOGETHER:
-            continue
-        dice = 2 * both / (entries_with[first] + entries_with[second])
-        if dice >= MIN_DICE:
-            found.setdefault(first, []).append((dice, second))
-            found.setdefault(second, []).append((dice, first))
-    return {
-        word: [(other, dice) for dice, other in sorted(pairs, reverse=True)[:PER_WORD]]
-        for word, pairs in found.items()
-    }
+        for word in words:
+            holding.setdefault(word, []).append(docnum)
+    table: Table = {}
+    for word, docs in holding.items():
+        counts: Counter[str] = Counter()
+        for docnum in docs:
+            counts.update(words_of[docnum])
+        del counts[word]
+        pairs = [
+            (2 * both / (entries_with[word] + entries_with[other]), other)
+            for other, both in counts.items()
+            if both >= MIN_TOGETHER
+        ]
+        close = sorted((pair for pair in pairs if pair[0] >= MIN_DICE), reverse=True)
+        if close:
+            table[word] = [(other, dice) for dice, other in close[:PER_WORD]]
+    return table
 
 
 def write(folder: Path, table: Mapping[str, list[tuple[str, float]]]) -> None:

@@ -58,6 +58,7 @@ MARKS = {"content": "", "tag_words": "#", "context": "+"}
 # evidence in budget 0.731 → 0.776 (at 0.4: 0.751 and 0.774; every word at 0.5: 0.746, 0.778).
 CONTEXT_WEIGHT = 0.5
 CONTEXT_SHARE = 0.05  # at most this share of entries (or 2) hold a word looked for there
+SEGMENT_ENTRIES = 20_000  # a rebuild writes a segment of at most this many entries
 # Past this many matches, every rank key is read in one go rather than one at a time.
 BULK_RANK = 500
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
@@ -286,11 +287,15 @@ class SearchIndex:
         total: int,
         stamps: Mapping[str, FileStamp],
         progress: Progress | None = None,
-        tables: Mapping[str, Table | None] | None = None,
+        tables: dict[str, Table | None] | None = None,
     ) -> int:
         """Build a fresh index beside the old one, then swap it in; return how many entries
         it holds. `stamps` and the files' chunk `tables` may be filled while `entries` is
-        read."""
+        read (each table is written, and taken out of `tables`, as soon as it comes).
+
+        The postings gathered are written out as a segment every SEGMENT_ENTRIES entries, so
+        their memory does not grow with the vault (at 100,000 entries, one segment's held
+        ~80 MB); six segments cost a search a few lookups more."""
         import shutil  # only a rebuild needs it: ~3 ms off every search and recall
 
         from whoosh.index import create_in
@@ -306,23 +311,32 @@ class SearchIndex:
             index = create_in(str(fresh), build_schema())
             writer = posting_pool.install(index.writer())
             done = 0
-            notes: notes_file.ByPath = {}
+            notes: dict[str, list[str]] = {}  # each file's notes as the lines saved of them
             for entry, fingerprint, context in in_context(entries):
                 writer.add_document(**to_document(entry, fingerprint, context))
                 if notes_file.is_note(entry):
-                    notes.setdefault(entry.path, []).append(entry)
+                    notes.setdefault(entry.path, []).append(notes_file.line_of(entry))
                 done += 1
+                if done % SEGMENT_ENTRIES == 0:
+                    writer.commit(merge=False)
+                    writer = posting_pool.install(index.writer())
+                while tables:
+                    path, table = tables.popitem()
+                    chunk_table.write(fresh, path, table)
                 if progress is not None and done % 500 == 0:
                     progress(done, total)
-            writer.commit()
+            writer.commit(merge=False)
+            while tables:  # a file of no entries
+                path, table = tables.popitem()
+                chunk_table.write(fresh, path, table)
             if progress is not None:
                 progress(done, total)
             with index.reader() as reader:
                 work_out_tables(fresh, reader)
             # Each file's notes top down, as an update keeps them (entries come bottom up).
-            notes_file.write(fresh, {path: found[::-1] for path, found in notes.items()})
-            for path, table in (tables or {}).items():
-                chunk_table.write(fresh, path, table)
+            notes_file.write_lines(
+                fresh, [line for path in sorted(notes) for line in notes[path][::-1]]
+            )
             self._write_manifest(fresh, stamps)
             old = parent / f"index.old-{os.urandom(4).hex()}"
             if self.folder.exists():

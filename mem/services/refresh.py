@@ -281,6 +281,8 @@ def rebuild(
     """Build the whole index again from the markdown; return the number of entries. Files are
     read one at a time as the writer takes their entries, so memory does not grow with the
     number of entries parsed."""
+    from mem.vault import entries as entry_codec
+
     stamps: dict[str, FileStamp] = {}
     tables: dict[str, Table | None] = {}
     total = sum(store.read_bytes(vault, ref.path).count(HEADER_MARK) for ref in refs)
@@ -291,6 +293,7 @@ def rebuild(
             found, tables[ref.path], digest = indexable(vault, ref)
             stamps[ref.path] = stamp_from(stamp_before, digest)
             assert isinstance(found, list)  # read whole: there is no table to patch from
+            entry_codec.CHUNKS.clear()  # each chunk is read once here: remembering them costs
             yield from reversed(found)  # bottom first, as updates add them: see top()
 
     if damaged:
