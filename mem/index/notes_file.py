@@ -208,6 +208,7 @@ def patch_in_place(folder: Path, patches: Mapping[str, Patch]) -> bool:
         return False
     if not text.startswith(HEADER + "\n"):
         return False
+    before = text
     for path, patch in patches.items():
         start_mark = "\n" + json.dumps([path], ensure_ascii=False)[:-1] + ", "
         start = text.find(start_mark)
@@ -224,7 +225,8 @@ def patch_in_place(folder: Path, patches: Mapping[str, Patch]) -> bool:
         by_id = {id_of(line): line for line in run}
         lines = patched_lines(by_id, patch)
         text = text[: start + 1] + "".join(line + "\n" for line in lines) + text[end:]
-    replace_text(folder / NOTES_FILE, text)
+    if text != before:  # most edits of a decision or a fact touch no note
+        replace_text(folder / NOTES_FILE, text)
     return True
 
 
