@@ -23,8 +23,8 @@ and reports medians:
 - `hook SessionStart`          `mem hook claude-code` given a SessionStart event (the recall)
 - `hook PreToolUse`            `mem hook claude-code` given an Edit of a file lessons name
 - `mem compact`                 one compaction of the vault (timed once, last: it moves entries)
-- `first --all search`          the first `mem search --all` on the compacted copy: it indexes the
-                               archive, which the compaction leaves to the first search that wants it
+- `first --all search`          the first `mem search --all` on the compacted copy: a compaction
+                               that moved many entries indexed the archive, else this search does
 - `recall before/after compact` `mem recall` on the vault and on a compacted copy, in turn
 
 The machine may set PYTHONDONTWRITEBYTECODE=1; with an editable install that would make every run
@@ -45,7 +45,6 @@ import json
 import os
 import platform
 import random
-import resource
 import shutil
 import statistics
 import string
@@ -438,24 +437,37 @@ def child_environment() -> dict[str, str]:
     return env
 
 
+# The most memory (KiB) any command run by run_checked held since measure_size last reset it:
+# read from each child's own resource usage (os.wait4), so nothing this process ran before,
+# in another part of bench/reliability.py, counts.
+PEAK_KIB = [0]
+
+
 def run_checked(
     command: Sequence[str], env: dict[str, str], cwd: Path, stdin: bytes | None = None
 ) -> float:
     """Run one command with stdout discarded; return its wall time in seconds."""
-    started = time.perf_counter()
-    done = subprocess.run(
-        list(command),
-        check=False,
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    elapsed = time.perf_counter() - started
-    if done.returncode != 0:
-        message = done.stderr.decode(errors="replace").strip()
-        raise SystemExit(f"perf: {' '.join(command)} failed ({done.returncode}): {message}")
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            list(command),
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+        if process.stdin is not None:
+            process.stdin.write(stdin or b"")  # a hook's event: small, never blocks
+            process.stdin.close()
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        PEAK_KIB[0] = max(PEAK_KIB[0], usage.ru_maxrss)
+        if process.returncode != 0:
+            errors.seek(0)
+            message = errors.read().decode(errors="replace").strip()
+            raise SystemExit(f"perf: {' '.join(command)} failed ({process.returncode}): {message}")
     return elapsed
 
 
@@ -483,6 +495,7 @@ def measure_size(
 ) -> list[Result]:
     """Time every metric on a fresh synthetic vault of N entries; `peaks` gets the most memory
     (MiB) any command held."""
+    PEAK_KIB[0] = 0
     folder = root / f"n{n}"
     folder.mkdir()
     vault = folder / ".memory"
@@ -561,7 +574,7 @@ def measure_size(
     shutil.copytree(folder, compacted)
     moved = compacted / ".memory"
     compacts = [run_checked([*mem, "--vault", str(moved), "compact"], env, compacted)]
-    # The archive is indexed when a search first wants it, not by the compaction: time that.
+    # The first search of the archive: what a compaction left unindexed, it indexes.
     search_all = [*mem, "--vault", str(moved), "search", QUERIES[0], "--all"]
     archive_indexing = [run_checked(search_all, env, compacted)]
     run_checked([*mem, "--vault", str(moved), "recall", "--agent", "dev"], env, compacted)
@@ -572,8 +585,7 @@ def measure_size(
         after.append(run_checked(same, env, compacted))
     log(f"N={n}: compact, and recall before and after it, timed")
 
-    # The most memory any command held so far (the sizes ascend, so this size's commands).
-    peaks[n] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    peaks[n] = PEAK_KIB[0] / 1024  # the most memory any command of this size held
     floor = statistics.median(times["python -c pass"]) * MS
     results = [summarize(n, metric, values, floor) for metric, values in times.items()]
     results.append(summarize(n, "edit + mem search", edits, floor))
