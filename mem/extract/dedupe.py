@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import NamedTuple
 
 SIMILAR = 0.6  # Jaccard similarity of word sets above which two texts say the same thing
@@ -41,10 +40,7 @@ class Said(NamedTuple):
     content: frozenset[str] = frozenset()
 
 
-@lru_cache(maxsize=20_000)
 def said(text: str) -> Said:
-    """What dedupe compares of `text`. Remembered: a commit compares each candidate with every
-    entry of a file, and again whenever a person's save makes it redo its write."""
     content = frozenset(
         code or (word[:STEM] if word.isalpha() else word)
         for code, word in CONTENT.findall(text.lower())

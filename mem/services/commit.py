@@ -644,6 +644,7 @@ def store_candidates(
     hears the ids added and the reinforced counts just before the file is written."""
     result = FileResult()
     folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
+    known: dict[str, dedupe.Said] = {}  # what dedupe made of the file's entries, for every try
 
     def merge(old: str) -> str:
         result.added.clear()
@@ -656,7 +657,7 @@ def store_candidates(
         blocks: list[str] = []
         new_ids: list[str] = []
         for candidate in candidates:
-            twin = find_twin(live, candidate.text)
+            twin = find_twin(live, candidate.text, known)
             if twin is not None:
                 times[twin.id] = times.get(twin.id, 0) + 1
                 continue
@@ -742,10 +743,22 @@ def store_handoff(
     return found[0]
 
 
-def find_twin(entries: list[Entry], text: str) -> Entry | None:
-    """Return the live entry that already says `text`, if any."""
+def find_twin(
+    entries: list[Entry], text: str, known: dict[str, dedupe.Said] | None = None
+) -> Entry | None:
+    """Return the live entry that already says `text`, if any. `known` keeps what dedupe
+    worked out of each entry's text, for the next candidate and the next try: a commit
+    compares every candidate with every entry of a file, again when a person's save makes it
+    redo its write."""
+    new = dedupe.said(text)
     for entry in entries:
-        if dedupe.is_same(entry.body.removeprefix("- [ ] "), text):
+        body = entry.body.removeprefix("- [ ] ")
+        old = known.get(body) if known is not None else None
+        if old is None:
+            old = dedupe.said(body)
+            if known is not None:
+                known[body] = old
+        if dedupe.alike(old, new):
             return entry
     return None
 
