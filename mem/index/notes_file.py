@@ -77,14 +77,8 @@ def by_path(entries: Iterable[Entry]) -> ByPath:
 def read_lines(folder: Path) -> list[str] | None:
     """The saved notes' lines, or None when there is no readable file of this version: the
     caller then works the notes out from the index."""
-    try:
-        text = (folder / NOTES_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    header, _, rest = text.partition("\n")
-    if header != HEADER:
-        return None
-    return rest.splitlines()
+    text = saved_text(folder)
+    return None if text is None else text.splitlines()
 
 
 def saved(folder: Path, words: Sequence[str] = ()) -> list[Entry] | None:
@@ -92,16 +86,21 @@ def saved(folder: Path, words: Sequence[str] = ()) -> list[Entry] | None:
     there is no readable file of this version. The words are looked for in the whole text at
     once, and only the lines that hold one are split out and decoded: at 100,000 entries the
     file holds ~25,000 notes, and this runs before every tool call an agent makes."""
+    text = saved_text(folder)
+    if text is None or not words:
+        return None if text is None else entries(text.splitlines())
+    return entries(lines_holding(text, words), words)
+
+
+def saved_text(folder: Path) -> str | None:
+    """The saved notes' lines as one text, below the file's header; None when there is no
+    readable file of this version."""
     try:
         text = (folder / NOTES_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
     header, _, rest = text.partition("\n")
-    if header != HEADER:
-        return None
-    if not words:
-        return entries(rest.splitlines())
-    return entries(lines_holding(rest, words), words)
+    return rest if header == HEADER else None
 
 
 def lines_holding(text: str, words: Sequence[str]) -> list[str]:
