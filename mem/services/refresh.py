@@ -201,7 +201,7 @@ def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
 
 
 def rebuild_index(vault: Path, feedback: Feedback = QUIET) -> int:
-    """Build the index again from the markdown, archive included, in one segment; return the
+    """Build the index again from the markdown, archive included; return the
     number of entries. After a change to most of the vault (a compaction moves thousands of
     entries) this costs less than an update, which would leave slower, holed segments; and
     the archive it filled is indexed now, not by whichever command next wants it (at 100,000
