@@ -78,7 +78,7 @@ def read_lines(folder: Path) -> list[str] | None:
     """The saved notes' lines, or None when there is no readable file of this version: the
     caller then works the notes out from the index."""
     text = saved_text(folder)
-    return None if text is None else text.splitlines()
+    return None if text is None else lines_of(text)
 
 
 def saved(folder: Path, words: Sequence[str] = ()) -> list[Entry] | None:
@@ -88,8 +88,14 @@ def saved(folder: Path, words: Sequence[str] = ()) -> list[Entry] | None:
     file holds ~25,000 notes, and this runs before every tool call an agent makes."""
     text = saved_text(folder)
     if text is None or not words:
-        return None if text is None else entries(text.splitlines())
+        return None if text is None else entries(lines_of(text))
     return entries(lines_holding(text, words), words)
+
+
+def lines_of(text: str) -> list[str]:
+    """The file's lines, split at newlines only: json.dumps leaves a U+2028 in a body as it
+    is, and str.splitlines would cut the note in two there."""
+    return [line for line in text.split("\n") if line]
 
 
 def saved_text(folder: Path) -> str | None:
@@ -218,7 +224,7 @@ def patch_in_place(folder: Path, patches: Mapping[str, Patch]) -> bool:
         last = text.rfind(start_mark)  # the run's last line: the lines are sorted by file
         newline = text.find("\n", last + 1)
         end = len(text) if newline < 0 else newline + 1
-        run = text[start + 1 : end].splitlines()
+        run = lines_of(text[start + 1 : end])
         if any(not line.startswith(start_mark[1:]) for line in run):
             return False  # not sorted by file after all
         by_id = {id_of(line): line for line in run}

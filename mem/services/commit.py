@@ -645,8 +645,10 @@ def store_candidates(
     result = FileResult()
     folder_agent = SHARED_FOLDER if ref.scope == "shared" else ref.agent
     known: dict[str, dedupe.Said] = {}  # what dedupe made of the file's entries, for every try
+    added: list[str] = []  # the texts this try adds as new entries
 
     def merge(old: str) -> str:
+        added.clear()
         result.added.clear()
         result.reinforced.clear()
         result.why.clear()
@@ -662,6 +664,7 @@ def store_candidates(
                 times[twin.id] = times.get(twin.id, 0) + 1
                 continue
             entry_id = entry_codec.new_entry_id(moment)
+            added.append(candidate.text)
             result.why[entry_id] = candidate.why
             body = f"- [ ] {candidate.text}" if candidate.category == "tasks" else candidate.text
             blocks.append(
@@ -691,7 +694,13 @@ def store_candidates(
             note(new_ids, {e.id: e.reinforced for e in result.reinforced})
         return text
 
-    store.update(vault, ref.path, merge, dry_run)
+    def no_twin_put_in(put_in: str) -> bool:
+        """Whether a person's save that overtook this write put in no entry that says what
+        one it adds does: else the write is worked out again, and reinforces theirs."""
+        theirs = entry_codec.parse_file(put_in, ref.path, ref.agent, ref.category).entries
+        return all(find_twin(theirs, text) is None for text in added)
+
+    store.update(vault, ref.path, merge, dry_run, carry=no_twin_put_in)
     return result
 
 

@@ -31,7 +31,9 @@ def insert(vault: Path, ref: layout.FileRef, blocks: str, new_ids: Collection[st
         check_others_unchanged(before, written[0], set(new_ids), ref.path)
         return after
 
-    store.update(vault, ref.path, change)
+    # What to add was decided before (a twin of it was looked for by the caller), so it can be
+    # carried over a person's save to other entries as it is.
+    store.update(vault, ref.path, change, carry=lambda put_in: True)
     found = [s.entry for s in written[0].spans if s.entry.id in new_ids]
     if len(found) != len(set(new_ids)):  # blocks we rendered always parse: anything else is a bug
         raise AssertionError(f"entries {sorted(new_ids)} did not parse after insertion")

@@ -20,13 +20,14 @@ from mem.vault.entries import HEADER
 STEP = 4096  # characters compared at once while looking for where two texts part
 
 
-def rebased(base: str, ours: str, theirs: str) -> str | None:
+def rebased(base: str, ours: str, theirs: str) -> tuple[str, str] | None:
     """`theirs` with the change that made `ours` out of `base`, when the two changes are
-    stretches with a whole header line between them; else None."""
+    stretches with a whole header line between them, and the stretch of text `theirs` put
+    in; else None."""
     if ours == base:
-        return theirs
+        return theirs, ""
     if theirs == base:
-        return ours
+        return ours, ""
     ours_start, ours_end, ours_new_end = changed(base, ours)
     theirs_start, theirs_end, theirs_new_end = changed(base, theirs)
     if ours_end <= theirs_start:
@@ -37,7 +38,8 @@ def rebased(base: str, ours: str, theirs: str) -> str | None:
         gap = (theirs_new_end, theirs_new_end + ours_start - theirs_end)
     else:
         return None
-    return merged if holds_a_header(merged, *gap) else None
+    put_in = theirs[theirs_start:theirs_new_end]
+    return (merged, put_in) if holds_a_header(merged, *gap) else None
 
 
 def changed(base: str, other: str) -> tuple[int, int, int]:

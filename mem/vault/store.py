@@ -268,10 +268,15 @@ def sync_folder(folder: Path) -> None:
 
 
 def update(
-    vault: Path, relative: str, change: Callable[[str], str], dry_run: bool = False
+    vault: Path,
+    relative: str,
+    change: Callable[[str], str],
+    dry_run: bool = False,
+    carry: Callable[[str], bool] | None = None,
 ) -> tuple[str, str]:
     """Under the file's lock, read it, apply `change`, and write it if the text changed; with
-    `dry_run`, apply it to the text as it is and write nothing.
+    `dry_run`, apply it to the text as it is and write nothing. Given `carry`, a change that a
+    person's save overtook may be carried over it (see rewrite).
 
     Returns (old text, new text).
     """
@@ -279,12 +284,22 @@ def update(
         old = read_text(vault, relative)
         return old, change(old)
     with locked(vault, relative):
-        return rewrite(vault, relative, change)
+        return rewrite(vault, relative, change, carry)
 
 
-def rewrite(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[str, str]:
+def rewrite(
+    vault: Path,
+    relative: str,
+    change: Callable[[str], str],
+    carry: Callable[[str], bool] | None = None,
+) -> tuple[str, str]:
     """`update` for a caller that holds the file's lock: read, change, and write unless the
-    file changed in between, else again from what it now holds."""
+    file changed in between, else again from what it now holds.
+
+    When a person saved the file since the change was worked out, the change is worked out
+    again on their text; or, given `carry`, carried over their save when the two touched
+    different entries (rebase.py) and `carry` accepts the text their save put in (a change
+    that decided something from the whole file, as a commit's dedupe does, looks at it)."""
     started = time.monotonic()
     tries = 0
     made: tuple[str, str] | None = None  # the text the change was worked out on, and its result
@@ -292,13 +307,13 @@ def rewrite(vault: Path, relative: str, change: Callable[[str], str]) -> tuple[s
         tries += 1
         raw = read_bytes(vault, relative)
         old = decoded_strict(raw, relative)
-        # A person saved the file since the change was worked out: carry it over their save
-        # when the two touch different entries, else work it out again on their text.
         new = None
-        if made is not None:
+        if made is not None and carry is not None:
             from mem.vault.rebase import rebased  # writers only: the parser's module comes with it
 
-            new = rebased(*made, old)
+            carried = rebased(*made, old)
+            if carried is not None and carry(carried[1]):
+                new = carried[0]
         if new is None:
             new = change(old)
             made = (old, new)

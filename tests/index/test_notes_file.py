@@ -89,3 +89,15 @@ def test_the_lines_holding_a_word_are_those_a_line_by_line_look_finds(tmp_path):
         assert notes_file.saved(tmp_path, words) == expected
     assert [e.id for e in notes_file.saved(tmp_path, ["login.py"]) or []] == ["l1", "l2"]
     assert notes_file.saved(tmp_path) == notes_file.entries(lines)
+
+
+def test_a_note_whose_body_holds_a_line_separator_stays_one_note(tmp_path):
+    # json.dumps keeps U+2028 and U+0085 as they are; only a newline ends a line of the file.
+    kept = [entry("l1", "deploy\u2028then\x85check"), entry("l2", "another")]
+    notes_file.write(tmp_path, notes_file.by_path(kept))
+    assert [e.body for e in notes_file.saved(tmp_path) or []] == [
+        "deploy\u2028then\x85check",
+        "another",
+    ]
+    assert [e.id for e in notes_file.saved(tmp_path, ["then"]) or []] == ["l1"]
+    assert len(notes_file.read_lines(tmp_path) or []) == 2

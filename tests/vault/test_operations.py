@@ -114,7 +114,7 @@ def test_a_save_to_other_entries_is_kept_without_working_the_change_out_again(tm
         editor_save(path, HAND)  # at the end of the file, below entries a and b
         return old.replace("- [ ] c", "- [x] c")
 
-    old, new = store.update(tmp_path, ref.path, change)
+    old, new = store.update(tmp_path, ref.path, change, carry=lambda put_in: True)
     text = path.read_text()
     assert len(calls) == 1 and text == new and "written in an editor" in old
     assert [entry.body for entry in codec.parse_ref(text, ref).entries] == [
@@ -123,6 +123,27 @@ def test_a_save_to_other_entries_is_kept_without_working_the_change_out_again(tm
         "- [ ] a",
         "- [ ] written in an editor",
     ]
+
+
+def test_a_change_is_worked_out_again_on_a_save_its_caller_will_not_carry_it_over(tmp_path):
+    # `carry` sees what the save put in; refusing it (or giving none) means a redo on it.
+    ref = layout.file_ref("dev", "tasks")
+    for name in "abc":
+        entry_id = f"20260301-100000-{name * 4}"
+        operations.insert(tmp_path, ref, rendered(entry_id, f"- [ ] {name}"), {entry_id})
+    path = tmp_path / ref.path
+    for carry in (None, lambda put_in: "written in an editor" not in put_in):
+        calls = []
+
+        def change(old: str, calls: list[str] = calls) -> str:
+            calls.append(old)
+            if len(calls) == 1:
+                editor_save(path, HAND)
+            return old.replace("- [ ] c", "- [x] c")
+
+        store.update(tmp_path, ref.path, change, carry=carry)
+        assert len(calls) == 2 and "written in an editor" in calls[1]
+        path.write_text(path.read_text().replace("- [x] c", "- [ ] c"))
 
 
 def test_a_file_saved_at_every_try_is_left_as_the_editor_saved_it(tmp_path, monkeypatch):

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mem.vault import entries as codec
-from mem.vault.rebase import changed, rebased
+from mem.vault.rebase import changed
+from mem.vault.rebase import rebased as carried
 
 MOMENT = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 TOP = codec.new_file_text("dev", "lessons")
@@ -18,6 +19,12 @@ def block(number: int, body: str | None = None, reinforced: int = 0) -> str:
     header = [("kind", "lesson")] + ([("reinforced", str(reinforced))] if reinforced else [])
     text = body if body is not None else f"lesson {number}"
     return codec.render_entry(f"20260301-100000-{number:04d}", MOMENT, (), text, tuple(header))
+
+
+def rebased(base: str, ours: str, theirs: str) -> str | None:
+    """The merged text alone (see test_what_their_save_put_in_is_named for the rest)."""
+    found = carried(base, ours, theirs)
+    return None if found is None else found[0]
 
 
 def file_of(blocks: list[str]) -> str:
@@ -73,6 +80,17 @@ def test_changes_to_one_entry_or_next_to_each_other_are_worked_out_again():
     )
     # Text appended after the last entry, while mem changes that entry.
     assert rebased(base, file_of([block(1), block(2, reinforced=1)]), base + "a note\n") is None
+
+
+def test_what_their_save_put_in_is_named():
+    # A commit that added an entry looks at what a person's save put in for one saying the same.
+    base = file_of([block(1), block(2)])
+    ours = file_of([block(9), block(1), block(2)])
+    theirs = file_of([block(1), block(2), block(3, "saved by hand")])
+    assert carried(base, ours, theirs) == (
+        file_of([block(9), block(1), block(2), block(3, "saved by hand")]),
+        block(3, "saved by hand"),
+    )
 
 
 def test_a_change_either_side_left_alone_is_taken_as_it_is():
