@@ -44,8 +44,12 @@ def next_pass(found: queue.Queue, seconds: float = 15) -> dict:
 
 def test_a_watch_session_reindexes_saves_skips_mems_own_files_and_stops_on_ctrl_c(mem, vault):
     ok(mem("add", "The cache is cold at boot.", "-c", "lessons", "-a", "dev"))
+    # Ctrl-C reaches it as in a terminal even when the tests run as a background job, whose
+    # shell starts every command with SIGINT ignored (and Python then leaves it ignored).
+    default_sigint = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    default_sigint += "os.execv(sys.argv[1], sys.argv[1:])"
     watcher = subprocess.Popen(
-        [sys.executable, "-m", "mem", "watch", "--json"],
+        [sys.executable, "-c", default_sigint, sys.executable, "-m", "mem", "watch", "--json"],
         cwd=vault.parent,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
