@@ -30,6 +30,14 @@ def mem_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "mem"]
 
 
+def with_default_sigint(command: list[str]) -> list[str]:
+    """`command`, started so that SIGINT stops it as Ctrl-C would, even when the bench runs as
+    a background job, whose shell starts every command with SIGINT ignored."""
+    restore = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    restore += "os.execv(sys.argv[1], sys.argv[1:])"
+    return [sys.executable, "-c", restore, *command]
+
+
 def child_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment a user's shell would give `mem`: none of this machine's MEM_* settings,
     .pyc files written (an editable install otherwise recompiles mem at every run)."""

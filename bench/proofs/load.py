@@ -33,6 +33,7 @@ from proofs.common import (
     mem_command,
     percentile,
     run_mem,
+    with_default_sigint,
 )
 
 PART = "load"
@@ -417,12 +418,8 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
 
     watch_out, watch_err = workdir / "watch.out", workdir / "watch.err"
     with watch_out.open("wb") as out, watch_err.open("wb") as err:
-        # SIGINT stops it at the end as Ctrl-C would, even when the bench runs as a background
-        # job, whose shell starts every command with SIGINT ignored.
-        default_sigint = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-        default_sigint += "os.execv(sys.argv[1], sys.argv[1:])"
         watch = subprocess.Popen(
-            [sys.executable, "-c", default_sigint, *mem_command(), "watch", "--json"],
+            with_default_sigint([*mem_command(), "watch", "--json"]),  # SIGINT stops it at the end
             cwd=project,
             env=child_environment(),
             stdout=out,

@@ -312,6 +312,12 @@ class SearchIndex:
             writer = posting_pool.install(index.writer())
             done = 0
             notes: dict[str, list[str]] = {}  # each file's notes as the lines saved of them
+
+            def write_tables() -> None:
+                while tables:
+                    path, table = tables.popitem()
+                    chunk_table.write(fresh, path, table)
+
             for entry, fingerprint, context in in_context(entries):
                 writer.add_document(**to_document(entry, fingerprint, context))
                 if notes_file.is_note(entry):
@@ -320,15 +326,11 @@ class SearchIndex:
                 if done % SEGMENT_ENTRIES == 0:
                     writer.commit(merge=False)
                     writer = posting_pool.install(index.writer())
-                while tables:
-                    path, table = tables.popitem()
-                    chunk_table.write(fresh, path, table)
+                write_tables()
                 if progress is not None and done % 500 == 0:
                     progress(done, total)
             writer.commit(merge=False)
-            while tables:  # a file of no entries
-                path, table = tables.popitem()
-                chunk_table.write(fresh, path, table)
+            write_tables()  # a file of no entries
             if progress is not None:
                 progress(done, total)
             with index.reader() as reader:

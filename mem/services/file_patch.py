@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from mem.index.chunk_table import Patch, Row, Table, digest
-from mem.index.context import InContext, Indexed, with_neighbours
+from mem.index.context import InContext, Indexed, in_context, with_neighbours
 from mem.vault import entries as codec
 
 
@@ -43,17 +43,10 @@ def whole_table(cut: codec.Cut, sha256: str, found: Sequence[Indexed]) -> Table 
     ids = [entry.id for entry, _ in found]
     if len(found) != len(cut.heads) or len(set(ids)) != len(ids) or not codec.plain_chunks(cut):
         return None
-    prints = [with_neighbours(found[k], around(found, k))[1] for k in range(len(found))]
+    # As the index was written: bottom up, each with its neighbours' text (see in_context).
+    prints = [fingerprint_ for _, fingerprint_, _ in in_context(reversed(found))][::-1]
     rows = zip(chunk_digests(cut), ids, prints, strict=True)
     return Table(sha256, preamble(cut), tuple(Row(*row) for row in rows))
-
-
-def around(found: Sequence[Indexed], k: int) -> tuple[Indexed, ...]:
-    """An entry's neighbours as in_context hands them over, reading the file bottom up (as
-    the index is written): the one below, then the one above."""
-    below = (found[k + 1],) if k + 1 < len(found) else ()
-    above = (found[k - 1],) if k > 0 else ()
-    return below + above
 
 
 def patch_for(cut: codec.Cut, sha256: str, old: Table) -> Patch | None:
@@ -89,6 +82,7 @@ def patch_for(cut: codec.Cut, sha256: str, old: Table) -> Patch | None:
     rows = [old.rows[was[d]] if d in was else Row(d, "", "") for d in digests]
     added: list[InContext] = []
     for k in reversed(redo):  # bottom first, as the index adds a file's entries: see top()
+        # Below, then above: the order in_context hands them over in, reading bottom up.
         neighbours = tuple(found[n] for n in (k + 1, k - 1) if n in found)
         entry, fingerprint_, context = with_neighbours(found[k], neighbours)
         rows[k] = Row(digests[k], entry.id, fingerprint_)

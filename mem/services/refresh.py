@@ -56,13 +56,12 @@ def indexable(
 
     data = store.read_bytes(vault, ref.path)
     sha256 = hashlib.sha256(data).hexdigest()
-    where = entry_codec.Where(ref.path, ref.agent, ref.category, ref.scope, ref.archived)
-    cut = entry_codec.cut_file(data.decode("utf-8", errors="replace"), where)
+    cut = entry_codec.cut_ref(data.decode("utf-8", errors="replace"), ref)
     old = chunk_table.read(folder, ref.path, since) if folder is not None and since else None
     patch = file_patch.patch_for(cut, sha256, old) if old is not None else None
     if patch is not None:
         return Reading(patch, patch.table, sha256)
-    found = file_patch.indexed(entry_codec.parse_ref(cut.text, ref))
+    found = file_patch.indexed(entry_codec.parse_cut(cut))
     return Reading(found, file_patch.whole_table(cut, sha256, found), sha256)
 
 

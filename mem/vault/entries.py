@@ -140,7 +140,12 @@ def parse_file(
     next: what an entry is depends on its chunk alone (a header always starts the next entry),
     so a chunk seen before in this process is not parsed again. A writer that parses a file
     several times, and again after a person's save, pays for the chunks that changed."""
-    cut = cut_file(text, Where(path, agent, category, scope, archived))
+    return parse_cut(cut_file(text, Where(path, agent, category, scope, archived)))
+
+
+def parse_cut(cut: Cut) -> ParsedFile:
+    """parse_file of a text already cut (see cut_file)."""
+    path, text = cut.where.path, cut.text
     lines, heads = cut.lines, cut.heads
     spans: list[EntrySpan] = []
     problems: list[Problem] = []
@@ -747,4 +752,9 @@ def without_entry(parsed: ParsedFile, span: EntrySpan) -> str:
 
 def parse_ref(text: str, ref: FileRef) -> ParsedFile:
     """Parse a category file's text, taking agent, category and scope from where it lives."""
-    return parse_file(text, ref.path, ref.agent, ref.category, ref.scope, ref.archived)
+    return parse_cut(cut_ref(text, ref))
+
+
+def cut_ref(text: str, ref: FileRef) -> Cut:
+    """cut_file of a category file's text, taking where it lives from `ref`."""
+    return cut_file(text, Where(ref.path, ref.agent, ref.category, ref.scope, ref.archived))

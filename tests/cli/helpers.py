@@ -167,3 +167,12 @@ def read_only_mem(vault, *args):
     return subprocess.run(
         [*mount, "sh", str(vault), *command], capture_output=True, text=True, check=False
     )
+
+
+def with_default_sigint(command: list[str]) -> list[str]:
+    """`command`, started so that Ctrl-C (SIGINT) reaches it as in a terminal even when the
+    tests run as a background job, whose shell starts every command with SIGINT ignored (and
+    Python then leaves it ignored)."""
+    restore = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    restore += "os.execv(sys.argv[1], sys.argv[1:])"
+    return [sys.executable, "-c", restore, *command]

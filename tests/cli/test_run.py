@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from .helpers import data, failed, messages, ok
+from .helpers import data, failed, messages, ok, with_default_sigint
 
 AGENT = """\
 import json, os, pathlib, sys
@@ -30,15 +30,12 @@ sys.exit(int(os.environ.get("EXIT", "0")))
 def start_run(
     vault: Path, agent: str, env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
-    """`mem run -a dev -- python AGENT` as a real process, its output piped back to the test.
-    Ctrl-C reaches it as in a terminal even when the tests run as a background job, whose
-    shell starts every command with SIGINT ignored."""
+    """`mem run -a dev -- python AGENT` as a real process, its output piped back to the test,
+    that Ctrl-C reaches as in a terminal."""
     args = [sys.executable, "-m", "mem", "--vault", str(vault), "run", "-a", "dev", "--"]
     args += [sys.executable, agent]
-    default_sigint = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-    default_sigint += "os.execv(sys.argv[1], sys.argv[1:])"
     return subprocess.Popen(
-        [sys.executable, "-c", default_sigint, *args],
+        with_default_sigint(args),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,

@@ -20,7 +20,7 @@ from watchdog.events import (
 )
 
 from mem.vault.watch import VaultChanges
-from tests.cli.helpers import ok
+from tests.cli.helpers import ok, with_default_sigint
 
 LESSON = "<!-- id:by-editor kind:lesson -->\n## 2026-11-20T10:00Z\n\nThe cache warms in 40 s.\n"
 
@@ -44,12 +44,8 @@ def next_pass(found: queue.Queue, seconds: float = 15) -> dict:
 
 def test_a_watch_session_reindexes_saves_skips_mems_own_files_and_stops_on_ctrl_c(mem, vault):
     ok(mem("add", "The cache is cold at boot.", "-c", "lessons", "-a", "dev"))
-    # Ctrl-C reaches it as in a terminal even when the tests run as a background job, whose
-    # shell starts every command with SIGINT ignored (and Python then leaves it ignored).
-    default_sigint = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-    default_sigint += "os.execv(sys.argv[1], sys.argv[1:])"
     watcher = subprocess.Popen(
-        [sys.executable, "-c", default_sigint, sys.executable, "-m", "mem", "watch", "--json"],
+        with_default_sigint([sys.executable, "-m", "mem", "watch", "--json"]),
         cwd=vault.parent,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

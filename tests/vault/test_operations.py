@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -83,6 +84,30 @@ def editor_save(path: Path, added: str) -> None:
 HAND = rendered("20260301-100000-hand", "- [ ] written in an editor")
 
 
+def three_tasks(tmp_path: Path) -> tuple[layout.FileRef, Path]:
+    """dev/tasks.md holding open tasks c, b and a, top down."""
+    ref = layout.file_ref("dev", "tasks")
+    for name in "abc":
+        entry_id = f"20260301-100000-{name * 4}"
+        operations.insert(tmp_path, ref, rendered(entry_id, f"- [ ] {name}"), {entry_id})
+    return ref, tmp_path / ref.path
+
+
+def before_each_exchange(monkeypatch: pytest.MonkeyPatch, before: Callable[[int], None]) -> None:
+    """Run `before(n)` right ahead of mem's n-th exchange of a file into place (n from 1): an
+    editor's save in the last instant, or a failure of the exchange itself."""
+    real = store.exchange
+    calls = 0
+
+    def exchange(first: Path, second: Path) -> bool:
+        nonlocal calls
+        calls += 1
+        before(calls)
+        return real(first, second)
+
+    monkeypatch.setattr(store, "exchange", exchange)
+
+
 def test_a_save_made_while_mem_writes_is_kept_and_mems_change_made_again_on_it(tmp_path):
     ref, path = one_task(tmp_path)
     calls = []
@@ -102,11 +127,7 @@ def test_a_save_made_while_mem_writes_is_kept_and_mems_change_made_again_on_it(t
 def test_a_save_to_other_entries_is_kept_without_working_the_change_out_again(tmp_path):
     # An editor saving a large file every few hundred milliseconds outpaces a change worked
     # out again from the start each time: one that touched other entries is carried over.
-    ref = layout.file_ref("dev", "tasks")
-    for name in "abc":
-        entry_id = f"20260301-100000-{name * 4}"
-        operations.insert(tmp_path, ref, rendered(entry_id, f"- [ ] {name}"), {entry_id})
-    path = tmp_path / ref.path
+    ref, path = three_tasks(tmp_path)
     calls = []
 
     def change(old: str) -> str:
@@ -127,11 +148,7 @@ def test_a_save_to_other_entries_is_kept_without_working_the_change_out_again(tm
 
 def test_a_change_is_worked_out_again_on_a_save_its_caller_will_not_carry_it_over(tmp_path):
     # `carry` sees what the save put in; refusing it (or giving none) means a redo on it.
-    ref = layout.file_ref("dev", "tasks")
-    for name in "abc":
-        entry_id = f"20260301-100000-{name * 4}"
-        operations.insert(tmp_path, ref, rendered(entry_id, f"- [ ] {name}"), {entry_id})
-    path = tmp_path / ref.path
+    ref, path = three_tasks(tmp_path)
     for carry in (None, lambda put_in: "written in an editor" not in put_in):
         calls = []
 
@@ -186,16 +203,7 @@ def test_a_save_in_the_instant_before_mems_rename_is_kept(tmp_path, monkeypatch)
     # The editor saves after every check mem could make, right before its rename: the
     # exchange hands the save back, mem undoes it and makes its change again on their text.
     ref, path = one_task(tmp_path)
-    real = store.exchange
-    saves = []
-
-    def exchange_after_a_save(first: Path, second: Path) -> bool:
-        if not saves:
-            saves.append(1)
-            editor_save(path, HAND)
-        return real(first, second)
-
-    monkeypatch.setattr(store, "exchange", exchange_after_a_save)
+    before_each_exchange(monkeypatch, lambda n: editor_save(path, HAND) if n == 1 else None)
     store.update(tmp_path, ref.path, lambda old: old.replace("- [ ] a", "- [x] a"))
     text = path.read_text()
     assert "written in an editor" in text and "- [x] a" in text
@@ -206,16 +214,12 @@ def test_two_saves_around_mems_exchange_are_both_kept(tmp_path, monkeypatch):
     # A second save lands between the exchange and its undo: the file keeps the first save,
     # the second is kept beside it and named; mem's change is not written.
     ref, path = one_task(tmp_path)
-    real = store.exchange
-    calls = []
 
-    def exchange_with_saves(first: Path, second: Path) -> bool:
-        calls.append(1)
-        if len(calls) <= 2:
-            editor_save(path, rendered(f"20260301-10000{len(calls)}-hand", f"save {len(calls)}"))
-        return real(first, second)
+    def saves(n: int) -> None:
+        if n <= 2:
+            editor_save(path, rendered(f"20260301-10000{n}-hand", f"save {n}"))
 
-    monkeypatch.setattr(store, "exchange", exchange_with_saves)
+    before_each_exchange(monkeypatch, saves)
     with pytest.raises(FileUnwritable, match="saved twice"):
         store.update(tmp_path, ref.path, lambda old: old.replace("- [ ] a", "- [x] a"))
     kept = list(path.parent.glob("tasks.md.kept-*"))
@@ -243,17 +247,13 @@ def test_a_save_an_exchange_displaced_and_could_not_put_back_is_kept_beside(tmp_
     # The exchange back fails: the person's save, which the first exchange took out of the
     # file, must not go with mem's temp file.
     ref, path = one_task(tmp_path)
-    real = store.exchange
-    calls = []
 
-    def exchange_once(first: Path, second: Path) -> bool:
-        calls.append(1)
-        if len(calls) == 1:
-            editor_save(path, HAND)
-            return real(first, second)
-        raise OSError(5, "Input/output error")
+    def save_then_fail(n: int) -> None:
+        if n > 1:
+            raise OSError(5, "Input/output error")
+        editor_save(path, HAND)
 
-    monkeypatch.setattr(store, "exchange", exchange_once)
+    before_each_exchange(monkeypatch, save_then_fail)
     with pytest.raises(FileUnwritable, match="could not put that save back"):
         store.update(tmp_path, ref.path, lambda old: old.replace("- [ ] a", "- [x] a"))
     (kept,) = path.parent.glob("tasks.md.kept-*")
