@@ -195,7 +195,7 @@ MIN_WORD = 2  # StopFilter's minsize: a one-letter word is no term
 def token_terms(token: str) -> tuple[str, ...]:
     """The terms content_analyzer makes of one token of its tokenizer, worked out once per
     distinct token: the same steps as its filters, without a Token object per word."""
-    from mem.index.identifiers import token_words
+    from mem.index.identifier_words import token_words
 
     return tuple(
         stem(lowered)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import blocks, central, chunk_table, notes_file, posting_pool, related
+from mem.index import central, chunk_table, notes_file, posting_pool, related
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -29,6 +29,7 @@ from mem.index.rank_key import (
     RankKey,
 )
 from mem.index.related import RelatedWords
+from mem.index.segment_reader import IndexReader, Leaf, SegmentFormatError
 from mem.index.sidecar import replace_text
 from mem.model import DEFAULT_DECAY_FLOOR, Entry
 
@@ -61,6 +62,10 @@ CONTEXT_SHARE = 0.05  # at most this share of entries (or 2) hold a word looked 
 SEGMENT_ENTRIES = 20_000  # a rebuild writes a segment of at most this many entries
 # Past this many matches, every rank key is read in one go rather than one at a time.
 BULK_RANK = 500
+# Past this many matches a search with a limit ranks only those that may make it (_may_rank),
+# judged from the best PRUNE_SAMPLE × limit of them by score.
+PRUNE_FROM = 2000
+PRUNE_SAMPLE = 4
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
@@ -204,7 +209,7 @@ class SearchIndex:
         self.folder = folder
         self.version = version_of(parser_version)
         self._index: FileIndex | None = None
-        self._reader: Any = None  # one reader per process: opening one costs ~7 ms
+        self._reader: IndexReader | None = None  # one reader per process, without Whoosh
         self._masks: dict[tuple[Any, ...], frozenset[int]] = {}  # hidden docnums, per viewer
         self._term_docs: dict[tuple[str, str], frozenset[int]] = {}  # filter terms' docnums
         self._related = RelatedWords(folder)
@@ -220,11 +225,16 @@ class SearchIndex:
         return read_data(self.folder, self.version)
 
     def _write_manifest(
-        self, folder: Path, stamps: Mapping[str, FileStamp], unrelated: int = 0
+        self,
+        folder: Path,
+        stamps: Mapping[str, FileStamp],
+        unrelated: int = 0,
+        most_reinforced: int = REINFORCED_MAX,
     ) -> None:
         payload = {
             "version": self.version,
             "unrelated": unrelated,  # entries written since the related words were worked out
+            "most_reinforced": most_reinforced,  # no entry is reinforced more (see _may_rank)
             "files": {
                 path: [s.size, s.mtime_ns, s.ctime_ns, s.inode, s.sha256]
                 for path, s in sorted(stamps.items())
@@ -244,16 +254,21 @@ class SearchIndex:
             self._index = open_dir(str(self.folder))
         return self._index
 
-    def reader(self) -> Any:
+    def reader(self) -> IndexReader:
         """Return this process's reader of the index as it was when first asked.
 
-        Every lookup reads postings and columns straight from it: Searcher.search would import
-        whoosh.searching, whoosh.query (and its stemming tables), highlighting and collectors
-        (~15 ms) and score through ~10 method calls per posting.
+        It reads Whoosh's files without Whoosh (see segment_reader.py): searches, recalls and
+        hooks only read, and importing Whoosh cost them ~30-50 ms each. Every lookup reads
+        postings and columns straight from it, a block at a time.
         """
         if self._reader is None:
-            self._reader = self.open().reader()
+            self._reader = IndexReader(self.folder)
         return self._reader
+
+    def whoosh_reader(self) -> Any:
+        """A Whoosh reader of the index, for what is worked out as it is written (the related
+        words and central facts): the writer has imported Whoosh already."""
+        return self.open().reader()
 
     def close(self) -> None:
         self._forget()
@@ -274,7 +289,7 @@ class SearchIndex:
             return False
         try:
             self.reader().doc_count()
-        except Exception:  # noqa: BLE001 - a damaged index fails in many ways; all mean "rebuild"
+        except SegmentFormatError:  # a damaged or foreign index: rebuild it
             self._forget()
             return False
         return True
@@ -318,8 +333,10 @@ class SearchIndex:
                     path, table = tables.popitem()
                     chunk_table.write(fresh, path, table)
 
+            most = 0
             for entry, fingerprint, context in in_context(entries):
                 writer.add_document(**to_document(entry, fingerprint, context))
+                most = max(most, entry.reinforced)
                 if notes_file.is_note(entry):
                     notes.setdefault(entry.path, []).append(notes_file.line_of(entry))
                 done += 1
@@ -339,7 +356,7 @@ class SearchIndex:
             notes_file.write_lines(
                 fresh, [line for path in sorted(notes) for line in notes[path][::-1]]
             )
-            self._write_manifest(fresh, stamps)
+            self._write_manifest(fresh, stamps, 0, min(most, REINFORCED_MAX))
             old = parent / f"index.old-{os.urandom(4).hex()}"
             if self.folder.exists():
                 os.replace(self.folder, old)
@@ -394,14 +411,29 @@ class SearchIndex:
         if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
             # Working the related words and central facts out costs ~0.8 s at 10,000 entries:
             # not on every commit, but once a twentieth of the entries are new or changed.
-            work_out_tables(self.folder, self.reader())
+            with self.whoosh_reader() as reader:
+                work_out_tables(self.folder, reader)
             unrelated = 0
         manifest = stamps_of(saved) or {}
         manifest.update(stamps)
         for path in removed:
             manifest.pop(path, None)
-        self._write_manifest(self.folder, manifest, unrelated)
+        self._write_manifest(self.folder, manifest, unrelated, self._most_after(saved, batches))
         self._forget()
+
+    def _most_after(
+        self, saved: Mapping[str, Any], batches: Mapping[str, list[Indexed] | Patch]
+    ) -> int:
+        """The manifest's bound on reinforcement, raised by what an update indexed (entries it
+        removed leave it high: a bound, not a count); worked out whole when it has none."""
+        most = saved.get("most_reinforced")
+        if not isinstance(most, int) or most < 0:
+            keys = self.reader().rank_keys()
+            return max(((key >> REINFORCED_SHIFT) & REINFORCED_MAX for key in keys), default=0)
+        for batch in batches.values():
+            added = batch if isinstance(batch, list) else batch.added
+            most = max([most, *(entry.reinforced for entry, *_ in added)])
+        return min(most, REINFORCED_MAX)
 
     def _save_notes(self, batches: Mapping[str, list[Indexed] | Patch]) -> None:
         # A whole file's notes replace what the file held before; a patch changes a few.
@@ -468,7 +500,7 @@ class SearchIndex:
         widened = {("content", word): w for word, w in self._related.around(words).items()}
         clauses += list(widened)
         reader = self.reader()
-        found: list[tuple[str, float, list[int]]] = []
+        found: list[tuple[str, float, list[int]]] = []  # each clause's word, idf and documents
         # A word's weight is how rare it is in the vault, whether it matched as text or as a tag:
         # tags are few, so their own counts would make a common word weigh as a rare one.
         scores = bm25f(reader, clauses, found, widened, pooled=TEXT_FIELDS)
@@ -488,12 +520,15 @@ class SearchIndex:
         found += [(word, idf, [d for d in docs if d in scores]) for word, idf, docs in beside]
         allowed = self._filter_docs(filters)
         hidden = self._mask(filters)
+        periods = periods_named(terms, ranking.now)
+        if limit is not None and len(scores) > PRUNE_FROM:
+            scores = self._may_rank(reader, scores, ranking, periods, limit, hidden, allowed)
         scored = [
             (docnum, score)
             for docnum, score in scores.items()
             if docnum not in hidden and (allowed is None or docnum in allowed)
         ]
-        chosen = self._rank(reader, scored, ranking, periods_named(terms, ranking.now), limit)
+        chosen = self._rank(reader, scored, ranking, periods, limit)
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = reader.doc_count_all()  # as bm25f counts, so the weights compare
         unit = whoosh_idf(max(count, 2), 1)
@@ -639,7 +674,7 @@ class SearchIndex:
         reader = self.reader()
         if not reader.doc_count_all():
             return []  # an index without segments has no terms to expand
-        ids = [term.decode("utf-8") for term in reader.expand_prefix("id", prefix)]
+        ids = reader.texts("id", prefix)
         docs = sorted(docnum for entry_id in ids for docnum in self._docs("id", entry_id))
         return [to_entry(reader.stored_fields(docnum)) for docnum in docs]
 
@@ -650,9 +685,9 @@ class SearchIndex:
         if not reader.doc_count_all():
             return []
         ids = [
-            term.decode("utf-8")
-            for term in reader.expand_prefix("id", "")
-            if part in term.decode("utf-8").rpartition("-")[2] and term.count(b"-") == 2
+            term
+            for term in reader.texts("id")
+            if part in term.rpartition("-")[2] and term.count("-") == 2
         ]
         docs = sorted(docnum for entry_id in ids for docnum in self._docs("id", entry_id))
         return [to_entry(reader.stored_fields(docnum)) for docnum in docs]
@@ -671,7 +706,7 @@ class SearchIndex:
         if key not in self._term_docs:  # recall asks for "agent:dev" and the like several times
             # A block at a time: at 100,000 entries an agent's or a category's postings are
             # tens of thousands, ~10 Python calls each through Whoosh's matcher.
-            self._term_docs[key] = frozenset(blocks.all_ids(self.reader(), field, text))
+            self._term_docs[key] = frozenset(self.reader().ids(field, text))
         return self._term_docs[key]
 
     def _filter_docs(self, filters: Filters) -> frozenset[int] | None:
@@ -695,7 +730,7 @@ class SearchIndex:
             if not reader.doc_count_all():
                 return frozenset()  # an index without segments has no columns to read
             since = int(filters.since.timestamp())
-            packed = reader.column_reader("rank", translate=False)
+            packed = reader.rank_keys()
             candidates = reader.all_doc_ids() if allowed is None else allowed
             allowed = frozenset(d for d in candidates if packed[d] >> SECONDS_SHIFT >= since)
         return allowed
@@ -734,15 +769,51 @@ class SearchIndex:
         if not reader.doc_count_all():
             return frozenset()
         found: frozenset[int] = frozenset()
-        for raw in reader.lexicon("expires"):
-            term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        for term in reader.texts("expires"):
             if term <= cutoff:
                 found |= self._docs("expires", term)
         return found
 
+    def _may_rank(
+        self,
+        reader: IndexReader,
+        scores: dict[int, float],
+        ranking: Ranking,
+        periods: Sequence[Period],
+        limit: int,
+        hidden: frozenset[int],
+        allowed: frozenset[int] | None,
+    ) -> dict[int, float]:
+        """The scores of the documents that may be among the best `limit` once ranked.
+
+        Ranking multiplies a score by at most the largest reinforcement boost any entry has
+        (decay only lowers it) and the period boost. The best `limit` of a sample, those of
+        highest score, rank at least as high as the `limit`-th best of all; a document whose
+        score times the largest factor falls short of that cannot be among them. At 100,000
+        entries a common word matches ~40,000, of which ~2,000 remain to rank."""
+        least = heapq.nlargest(limit * PRUNE_SAMPLE, scores.values())[-1]  # floats: C compares
+        visible = [
+            (docnum, score)
+            for docnum, score in scores.items()
+            if score >= least and docnum not in hidden and (allowed is None or docnum in allowed)
+        ]
+        if len(visible) < limit:
+            return scores  # too few of the best are visible: rank them all
+        kth = self._rank(reader, visible, ranking, periods, limit)[-1][1]
+        most = 1.0 + REINFORCED_BOOST * math.log1p(self.most_reinforced())
+        cut = kth / (most * (PERIOD_BOOST if periods else 1.0)) * (1 - 1e-9)  # rounding's margin
+        return {docnum: score for docnum, score in scores.items() if score >= cut}
+
+    def most_reinforced(self) -> int:
+        """The highest reinforcement any indexed entry may have (the manifest keeps a bound
+        writers raise as they index; a rebuild makes it exact)."""
+        data = self._manifest_data() or {}
+        most = data.get("most_reinforced")
+        return most if isinstance(most, int) and most >= 0 else REINFORCED_MAX
+
     def _rank(
         self,
-        reader: Any,
+        reader: IndexReader,
         scored: list[tuple[int, float]],
         ranking: Ranking,
         periods: Sequence[Period] = (),
@@ -776,22 +847,20 @@ class SearchIndex:
         return [(docnum, -negative) for negative, docnum in ranked]
 
 
-def rank_keys(reader: Any, wanted: int) -> Any:
+class RankColumn:
+    """The rank keys of a few documents, each read when asked."""
+
+    def __init__(self, reader: IndexReader) -> None:
+        self.reader = reader
+
+    def __getitem__(self, docnum: int) -> int:
+        return self.reader.rank_key(docnum)
+
+
+def rank_keys(reader: IndexReader, wanted: int) -> Sequence[int] | RankColumn:
     """The rank keys by document number, for `wanted` lookups: read whole past BULK_RANK of
-    them, else through Whoosh's column reader, one at a time."""
-    packed = all_rank_keys(reader) if wanted > BULK_RANK else None
-    return reader.column_reader("rank", translate=False) if packed is None else packed
-
-
-def all_rank_keys(reader: Any) -> Sequence[int] | None:
-    """Every document's rank key by document number, read a segment at a time."""
-    keys: list[int] = []
-    for leaf, offset in reader.leaf_readers():
-        found = blocks.rank_keys(leaf)
-        if found is None or offset != len(keys):
-            return None
-        keys.extend(found)
-    return keys
+    them, else one at a time."""
+    return reader.rank_keys() if wanted > BULK_RANK else RankColumn(reader)
 
 
 def is_archive_path(path: str) -> bool:
@@ -815,7 +884,7 @@ def unrelated_of(data: Mapping[str, Any]) -> int:
 
 
 def bm25f(
-    reader: Any,
+    reader: IndexReader,
     clauses: list[tuple[str, str]],
     found: list[tuple[str, float, list[int]]] | None = None,
     weights: Mapping[tuple[str, str], float] | None = None,
@@ -844,16 +913,27 @@ def bm25f(
             idf *= weight
         average = reader.field_length(field) / (count or 1) or 1
         holding: list[int] = []
+        get = scores.get
         for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
-            if (field, text) in leaf:
-                for docnum, score in term_scores(leaf, field, text, idf, average):
-                    docnum += offset
-                    scores[docnum] = scores.get(docnum, 0.0) + score
-                    holding.append(docnum)
+            for ids, block in term_scores(leaf, field, text, idf, average):
+                if offset:
+                    ids = [docnum + offset for docnum in ids]
+                if scores:
+                    scores.update(
+                        [(d, get(d, 0.0) + score) for d, score in zip(ids, block, strict=True)]
+                    )
+                else:
+                    scores.update(zip(ids, block, strict=True))
+                holding += ids
         if found is not None:
             mark = "~" if field == "content" and weight is not None else MARKS[field]
             found.append((mark + text, idf, holding))
     return scores
+
+
+# The field length each byte of Whoosh's length columns stands for: whoosh.util.numeric's table,
+# which this formula makes exactly (tests/index/test_segment_reader.py checks it).
+BYTE_LENGTHS = tuple(round((1.033**n - 1) * 27) for n in range(256))
 
 
 def whoosh_idf(count: int, frequency: int) -> float:
@@ -862,25 +942,16 @@ def whoosh_idf(count: int, frequency: int) -> float:
 
 
 def term_scores(
-    reader: Any, field: str, text: str, idf: float, average: float
-) -> Iterator[tuple[int, float]]:
-    """BM25 of one word in each live document of one segment that holds it."""
-    lengths = blocks.length_bytes(reader, field)
-    if lengths is None:
-        length = reader.doc_field_length
-        for ids, weights in blocks.public_postings(reader, field, text):
-            for docnum, frequency in zip(ids, weights, strict=True):
-                norm = BM25_K1 * ((1 - BM25_B) + BM25_B * length(docnum, field, 1) / average)
-                yield docnum, idf * ((frequency * (BM25_K1 + 1)) / (frequency + norm))
-        return
-    from whoosh.util.numeric import byte_to_length
-
+    leaf: Leaf, field: str, text: str, idf: float, average: float
+) -> Iterator[tuple[Sequence[int], list[float]]]:
+    """BM25 of one word in each live document of one segment that holds it, a block of
+    postings at a time: (document numbers, scores)."""
+    lengths = leaf.length_bytes(field)
     # The norm of each of the 256 lengths a byte can stand for, worked out once.
-    norms = [BM25_K1 * ((1 - BM25_B) + BM25_B * byte_to_length(b) / average) for b in range(256)]
+    norms = [BM25_K1 * ((1 - BM25_B) + BM25_B * length / average) for length in BYTE_LENGTHS]
     top = idf * (BM25_K1 + 1)
-    for ids, weights in blocks.posting_blocks(reader, field, text):
-        scores = [top * f / (f + norms[lengths[d]]) for d, f in zip(ids, weights, strict=True)]
-        yield from zip(ids, scores, strict=True)
+    for ids, weights in leaf.postings(field, text):
+        yield ids, [top * f / (f + norms[lengths[d]]) for d, f in zip(ids, weights, strict=True)]
 
 
 def patch_file(writer: Any, searcher: Any, path: str, patch: Patch) -> int:

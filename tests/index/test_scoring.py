@@ -125,3 +125,40 @@ def test_search_ranks_by_those_scores_and_hides_what_it_must(index: SearchIndex)
         assert {"flaky", "test"} & words
         assert score > 0 and matched and 0 < strength <= 2 and 0 < coverage <= 1
         assert ("flaki" in matched or "#flaki" in matched) == ("flaky" in words)
+
+
+@pytest.mark.parametrize("limit", [1, 10, 100])
+@pytest.mark.parametrize("query", ["flaky test", "login redirect in May 2026", "postgres"])
+def test_a_search_that_ranks_only_what_may_make_the_limit_finds_what_ranking_all_finds(
+    index: SearchIndex, monkeypatch, query, limit
+):
+    """Past PRUNE_FROM matches a search ranks only the documents whose score could still reach
+    the best `limit` (see _may_rank): the same hits, in the same order, as ranking every one."""
+    from mem.index import search_index
+
+    ranking = Ranking(now=NOW, half_life_days=DEFAULT_HALF_LIFE_DAYS)
+    filters = Filters(viewer="dev", exclude_agents=("qa1",))
+    monkeypatch.setattr(search_index, "PRUNE_FROM", 10)
+    pruned = index.search(query, filters, ranking, limit)
+    monkeypatch.setattr(search_index, "PRUNE_FROM", 10**9)
+    whole = index.search(query, filters, ranking, limit)
+    assert len(whole) == limit
+    assert [(hit.entry.id, hit.score) for hit in pruned] == [
+        (hit.entry.id, hit.score) for hit in whole
+    ]
+
+
+def test_the_manifest_bounds_reinforcement_as_entries_are_indexed(tmp_path):
+    rng = random.Random(5)
+    index = SearchIndex(tmp_path / "index")
+    first = entries(rng, "dev/lessons.md", "dev", 30)
+    index.rebuild(first, len(first), {})
+    assert index.most_reinforced() == max(entry.reinforced for entry, _ in first) <= 5
+    more = [
+        (entry._replace(header=(("kind", "lesson"), ("reinforced", "40"))), fingerprint)
+        for entry, fingerprint in entries(rng, "qa/lessons.md", "qa", 3)
+    ]
+    index.update({"qa/lessons.md": more}, {})
+    assert index.most_reinforced() == 40
+    index.update({"qa/lessons.md": []}, {})
+    assert index.most_reinforced() == 40  # a bound: removing entries leaves it
