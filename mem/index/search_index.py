@@ -5,10 +5,12 @@ from __future__ import annotations
 import heapq
 import json
 import math
+import operator
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -62,8 +64,8 @@ CONTEXT_SHARE = 0.05  # at most this share of entries (or 2) hold a word looked 
 SEGMENT_ENTRIES = 20_000  # a rebuild writes a segment of at most this many entries
 # Past this many matches, every rank key is read in one go rather than one at a time.
 BULK_RANK = 500
-# Past this many matches a search with a limit ranks only those that may make it (_may_rank),
-# judged from the best PRUNE_SAMPLE × limit of them by score.
+# Past this many matches a search with a limit ranks only those that may make it (_best),
+# the best PRUNE_SAMPLE × limit of them by score first.
 PRUNE_FROM = 2000
 PRUNE_SAMPLE = 4
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
@@ -234,7 +236,7 @@ class SearchIndex:
         payload = {
             "version": self.version,
             "unrelated": unrelated,  # entries written since the related words were worked out
-            "most_reinforced": most_reinforced,  # no entry is reinforced more (see _may_rank)
+            "most_reinforced": most_reinforced,  # no entry is reinforced more (see _best)
             "files": {
                 path: [s.size, s.mtime_ns, s.ctime_ns, s.inode, s.sha256]
                 for path, s in sorted(stamps.items())
@@ -521,14 +523,17 @@ class SearchIndex:
         allowed = self._filter_docs(filters)
         hidden = self._mask(filters)
         periods = periods_named(terms, ranking.now)
+        best = None
         if limit is not None and len(scores) > PRUNE_FROM:
-            scores = self._may_rank(reader, scores, ranking, periods, limit, hidden, allowed)
-        scored = [
-            (docnum, score)
-            for docnum, score in scores.items()
-            if docnum not in hidden and (allowed is None or docnum in allowed)
-        ]
-        chosen = self._rank(reader, scored, ranking, periods, limit)
+            best = self._best(reader, scores, ranking, periods, limit, hidden, allowed)
+        if best is None:
+            scored = [
+                (docnum, score)
+                for docnum, score in scores.items()
+                if docnum not in hidden and (allowed is None or docnum in allowed)
+            ]
+            best = self._rank(reader, scored, ranking, periods, limit)
+        chosen = best
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = reader.doc_count_all()  # as bm25f counts, so the weights compare
         unit = whoosh_idf(max(count, 2), 1)
@@ -581,8 +586,9 @@ class SearchIndex:
         """The documents matching the filters, in document order."""
         hidden = self._mask(filters)
         allowed = self._filter_docs(filters)
-        every = self.reader().all_doc_ids() if allowed is None else sorted(allowed)
-        return [docnum for docnum in every if docnum not in hidden]
+        if allowed is None:
+            return [docnum for docnum in self.reader().all_doc_ids() if docnum not in hidden]
+        return sorted(allowed - hidden)
 
     def standing_facts(self, filters: Filters, limit: int) -> list[Entry]:
         """Up to `limit` entries matching the filters, as the Knowledge sections want them:
@@ -647,6 +653,13 @@ class SearchIndex:
             return []
         reader = self.reader()
         packed = rank_keys(reader, len(docs))
+        if by == "date" and limit is not None and len(docs) > limit * 2:
+            # The newest `limit` and their ties by date, picked by the packed keys (the date is
+            # their high bits) before any key is worked out: recall asks this of an agent's
+            # whole category, ~10,000 documents at 100,000 entries.
+            newest = heapq.nlargest(limit, docs, key=packed.__getitem__)
+            least = (packed[newest[-1]] >> SECONDS_SHIFT) << SECONDS_SHIFT
+            docs = [d for d in docs if packed[d] >= least]
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":
             keys = {
@@ -774,7 +787,7 @@ class SearchIndex:
                 found |= self._docs("expires", term)
         return found
 
-    def _may_rank(
+    def _best(
         self,
         reader: IndexReader,
         scores: dict[int, float],
@@ -783,26 +796,35 @@ class SearchIndex:
         limit: int,
         hidden: frozenset[int],
         allowed: frozenset[int] | None,
-    ) -> dict[int, float]:
-        """The scores of the documents that may be among the best `limit` once ranked.
+    ) -> list[tuple[int, float]] | None:
+        """The best `limit` once ranked, found by ranking only the documents of highest score;
+        None when ranking them all is as quick.
 
         Ranking multiplies a score by at most the largest reinforcement boost any entry has
-        (decay only lowers it) and the period boost. The best `limit` of a sample, those of
-        highest score, rank at least as high as the `limit`-th best of all; a document whose
-        score times the largest factor falls short of that cannot be among them. At 100,000
-        entries a common word matches ~40,000, of which ~2,000 remain to rank."""
-        least = heapq.nlargest(limit * PRUNE_SAMPLE, scores.values())[-1]  # floats: C compares
-        visible = [
-            (docnum, score)
-            for docnum, score in scores.items()
-            if score >= least and docnum not in hidden and (allowed is None or docnum in allowed)
-        ]
-        if len(visible) < limit:
-            return scores  # too few of the best are visible: rank them all
-        kth = self._rank(reader, visible, ranking, periods, limit)[-1][1]
+        (decay only lowers it) and the period boost. Rank the documents of highest score: when
+        the lowest score among them, times that largest factor, falls short of the `limit`-th
+        best they rank to, no other document can reach it, and those are the best of all; else
+        take four times as many and look again. At 100,000 entries a common word matches
+        ~40,000 documents, of which a few hundred are ranked."""
         most = 1.0 + REINFORCED_BOOST * math.log1p(self.most_reinforced())
-        cut = kth / (most * (PERIOD_BOOST if periods else 1.0)) * (1 - 1e-9)  # rounding's margin
-        return {docnum: score for docnum, score in scores.items() if score >= cut}
+        factor = most * (PERIOD_BOOST if periods else 1.0) * (1 + 1e-9)  # rounding's margin
+        values = sorted(scores.values(), reverse=True)
+        size = limit * PRUNE_SAMPLE
+        while size < len(values) // 2:
+            least = values[size - 1]
+            visible = [
+                (docnum, score)
+                for docnum, score in scores.items()
+                if score >= least
+                and docnum not in hidden
+                and (allowed is None or docnum in allowed)
+            ]
+            if len(visible) >= limit:
+                ranked = self._rank(reader, visible, ranking, periods, limit)
+                if least * factor < ranked[-1][1]:
+                    return ranked  # every document left out scores below `least`
+            size *= PRUNE_SAMPLE
+        return None
 
     def most_reinforced(self) -> int:
         """The highest reinforcement any indexed entry may have (the manifest keeps a bound
@@ -912,19 +934,17 @@ def bm25f(
         if weight is not None:
             idf *= weight
         average = reader.field_length(field) / (count or 1) or 1
-        holding: list[int] = []
-        get = scores.get
+        # This word's scores by document, added to the others' where they overlap: dicts
+        # joined in C, Python's own loop only over documents that hold more than one word.
+        clause: dict[int, float] = {}
         for leaf, offset in reader.leaf_readers():  # each segment numbers its documents from 0
             for ids, block in term_scores(leaf, field, text, idf, average):
-                if offset:
-                    ids = [docnum + offset for docnum in ids]
-                if scores:
-                    scores.update(
-                        [(d, get(d, 0.0) + score) for d, score in zip(ids, block, strict=True)]
-                    )
-                else:
-                    scores.update(zip(ids, block, strict=True))
-                holding += ids
+                clause.update(zip([d + offset for d in ids] if offset else ids, block, strict=True))
+        if scores:
+            for docnum in clause.keys() & scores.keys():
+                clause[docnum] += scores[docnum]
+        scores.update(clause)
+        holding = list(clause)
         if found is not None:
             mark = "~" if field == "content" and weight is not None else MARKS[field]
             found.append((mark + text, idf, holding))
@@ -943,15 +963,25 @@ def whoosh_idf(count: int, frequency: int) -> float:
 
 def term_scores(
     leaf: Leaf, field: str, text: str, idf: float, average: float
-) -> Iterator[tuple[Sequence[int], list[float]]]:
+) -> Iterator[tuple[list[int], list[float]]]:
     """BM25 of one word in each live document of one segment that holds it, a block of
-    postings at a time: (document numbers, scores)."""
+    postings at a time: (document numbers, scores). Each step maps over a whole block in C."""
     lengths = leaf.length_bytes(field)
-    # The norm of each of the 256 lengths a byte can stand for, worked out once.
+    # The norm of each of the 256 lengths a byte can stand for, worked out once; and for a
+    # block of one frequency (most are: a word once in each entry), each length's score.
     norms = [BM25_K1 * ((1 - BM25_B) + BM25_B * length / average) for length in BYTE_LENGTHS]
     top = idf * (BM25_K1 + 1)
-    for ids, weights in leaf.postings(field, text):
-        yield ids, [top * f / (f + norms[lengths[d]]) for d, f in zip(ids, weights, strict=True)]
+    by_length: dict[float, list[float]] = {}
+    for ids, weights in leaf.blocks(field, text):
+        lengths_of = map(lengths.__getitem__, ids)
+        if isinstance(weights, float):
+            if weights not in by_length:
+                by_length[weights] = [top * weights / (weights + norm) for norm in norms]
+            yield ids, list(map(by_length[weights].__getitem__, lengths_of))
+        else:
+            denominators = map(operator.add, weights, map(norms.__getitem__, lengths_of))
+            numerators = map(operator.mul, weights, repeat(top))
+            yield ids, list(map(operator.truediv, numerators, denominators))
 
 
 def patch_file(writer: Any, searcher: Any, path: str, patch: Patch) -> int:

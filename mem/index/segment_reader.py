@@ -343,6 +343,12 @@ class Leaf:
     def postings(self, field: str, text: str) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
         """Each block of one word's postings: (document numbers, frequencies), deleted
         documents left out."""
+        for ids, weights in self.blocks(field, text):
+            yield ids, [weights] * len(ids) if isinstance(weights, float) else weights
+
+    def blocks(self, field: str, text: str) -> Iterator[tuple[list[int], Sequence[float] | float]]:
+        """As postings, but a block whose postings have one frequency gives it alone (Whoosh
+        stores such a block so): a score can then be worked out once for the whole block."""
         where = self.terms.postings_at(field, text)
         if where < 0:
             return
@@ -351,32 +357,27 @@ class Leaf:
         if view.get(where, 4) != POSTINGS_MAGIC:
             raise SegmentFormatError("a postings list of the index does not start as one")
         position = where + 4
+        deleted = self.deleted
         while True:
             length = view.int_at(position)
             info_at = position + 4
             position = info_at + abs(length)
             stream = io.BytesIO(buffer[info_at:position])
-            count, _, _, compression, _, _ = pickle.load(stream)
+            _, _, _, compression, _, _ = pickle.load(stream)
             data = stream.read()
             ids, weights, _ = pickle.loads(zlib.decompress(data) if compression else data)
             documents = list(accumulate(ids))
             if weights is None:
-                weights = [1.0] * count
-            elif isinstance(weights, float):
-                weights = [weights] * count
-            yield from self._live(documents, weights)
+                weights = 1.0
+            if deleted:
+                kept = [n for n, docnum in enumerate(documents) if docnum not in deleted]
+                if len(kept) < len(documents):
+                    documents = [documents[n] for n in kept]
+                    if not isinstance(weights, float):
+                        weights = [weights[n] for n in kept]
+            yield documents, weights
             if length < 0:
                 return
-
-    def _live(
-        self, ids: list[int], weights: Sequence[float]
-    ) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
-        deleted = self.deleted
-        if deleted:
-            kept = [n for n, docnum in enumerate(ids) if docnum not in deleted]
-            if len(kept) < len(ids):
-                ids, weights = [ids[n] for n in kept], [weights[n] for n in kept]
-        yield ids, weights
 
     def length_bytes(self, field: str) -> bytes:
         """Each document's length in `field` as Whoosh stores it, a byte a document (see
@@ -405,9 +406,7 @@ class Leaf:
         length = lengths[docnum] if docnum < len(lengths) else 0
         if not length:
             return {}
-        # Without stored offsets (a segment of up to 32,768 documents), a document's is the sum
-        # of the lengths before it: one sum in C beats working every offset out.
-        start = offsets[docnum] if offsets else sum(lengths[:docnum])
+        start = offsets[docnum]
         found = pickle.loads(zlib.decompress(view.buffer[start : start + length]))
         return found if isinstance(found, dict) else {}
 
@@ -428,6 +427,8 @@ class Leaf:
                 last = last - 2 - count * array(offsets_code).itemsize
                 offsets = column_array(view, last, offsets_code, count)
             lengths = column_array(view, last - array(code).itemsize * count, code, count)
+            if not offsets:  # not stored (up to 32,768 documents): each is the lengths before it
+                offsets = list(accumulate(lengths, initial=0))
             self._stored = (view, offsets, lengths)
         return self._stored
 

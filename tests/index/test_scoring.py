@@ -133,7 +133,7 @@ def test_a_search_that_ranks_only_what_may_make_the_limit_finds_what_ranking_all
     index: SearchIndex, monkeypatch, query, limit
 ):
     """Past PRUNE_FROM matches a search ranks only the documents whose score could still reach
-    the best `limit` (see _may_rank): the same hits, in the same order, as ranking every one."""
+    the best `limit` (see _best): the same hits, in the same order, as ranking every one."""
     from mem.index import search_index
 
     ranking = Ranking(now=NOW, half_life_days=DEFAULT_HALF_LIFE_DAYS)
