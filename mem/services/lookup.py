@@ -95,17 +95,39 @@ def current(vault: Path, indexed: Entry) -> tuple[Entry, str]:
 
 def with_lines(vault: Path, found: list[Entry]) -> list[Entry]:
     """Fill in where each entry's header stands now (the index does not keep line numbers,
-    so that inserting one entry does not make every entry below it stale)."""
-    texts: dict[str, str] = {}
-    placed = []
+    so that inserting one entry does not make every entry below it stale). A file is read from
+    its top only as far as its entries' headers: the newest entries, most often found, are
+    near the top of a category file of thousands."""
+    wanted: dict[str, set[str]] = {}
     for entry in found:
-        if entry.path not in texts:
-            texts[entry.path] = store.read_text(vault, entry.path)
-        text = texts[entry.path]
-        start = header_start(text, entry.id)
-        line = text.count("\n", 0, start) + 1 if start >= 0 else 0
-        placed.append(entry._replace(line=line))
-    return placed
+        wanted.setdefault(entry.path, set()).add(entry.id)
+    lines: dict[tuple[str, str], int] = {}
+    for path, ids in wanted.items():
+        for part in store.read_from_top(vault, path):
+            starts = {entry_id: header_start_bytes(part, entry_id) for entry_id in ids}
+            if all(start >= 0 for start in starts.values()):
+                for entry_id, start in starts.items():
+                    lines[path, entry_id] = part.count(b"\n", 0, start) + 1
+                break
+        else:  # some header is not in the form mem writes, or not in the file
+            text = part.decode("utf-8", errors="replace")
+            for entry_id in ids:
+                start = header_start(text, entry_id)
+                lines[path, entry_id] = text.count("\n", 0, start) + 1 if start >= 0 else 0
+    return [entry._replace(line=lines[entry.path, entry.id]) for entry in found]
+
+
+def header_start_bytes(data: bytes, entry_id: str) -> int:
+    """Where the first header of an entry starts in a category file's bytes, when it is in the
+    form mem writes and no header of another form comes before it; else -1."""
+    written = f"<!-- id:{entry_id}".encode()
+    at = data.find(written)
+    while at >= 0:
+        after = data[at + len(written) : at + len(written) + 3]
+        if (at == 0 or data[at - 1 : at] == b"\n") and (after[:1].isspace() or after == b"-->"):
+            return at if data.find(f"id:{entry_id}".encode(), 0, at) < 0 else -1
+        at = data.find(written, at + 1)
+    return -1
 
 
 def header_start(text: str, entry_id: str) -> int:

@@ -45,6 +45,28 @@ def read_bytes(vault: Path, relative: str) -> bytes:
         ) from exc
 
 
+def read_from_top(vault: Path, relative: str, first: int = 1 << 16) -> Iterator[bytes]:
+    """A file's bytes from its top, `first` bytes and then twice as many each time, until the
+    whole file (b'' when it does not exist): for what is near the top of a long file, where
+    mem writes the newest entries."""
+    try:
+        with inside(vault, relative).open("rb") as file:
+            data = file.read(first)
+            while True:
+                more = file.read(max(len(data), first))
+                if not more:
+                    yield data
+                    return
+                yield data
+                data += more
+    except FileNotFoundError:
+        yield b""
+    except OSError as exc:
+        raise FileUnreadable(
+            f"cannot read {relative} ({exc.strerror}); check its permissions"
+        ) from exc
+
+
 def read_text(vault: Path, relative: str) -> str:
     """Return a file's text ('' when it does not exist); undecodable bytes are replaced."""
     return read_bytes(vault, relative).decode("utf-8", errors="replace")

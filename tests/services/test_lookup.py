@@ -40,3 +40,55 @@ def test_the_header_is_found_in_the_forms_a_file_may_hold():
 def test_it_finds_what_the_pattern_finds(parts, entry_id):
     text = "".join(parts)
     assert header_start(text, entry_id) == by_pattern(text, entry_id)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["<!-- id:", "<!--  id:", "a1", "a", "1", " ", "\n", "-->", "é", "x"]),
+        max_size=30,
+    )
+)
+def test_a_header_found_in_bytes_is_the_one_the_pattern_finds(parts):
+    from mem.services.lookup import header_start_bytes
+
+    text = "".join(parts)
+    for entry_id in ("a1", "a", "1"):
+        found = header_start_bytes(text.encode(), entry_id)
+        if found >= 0:  # else the caller looks with the pattern
+            assert len(text.encode()[:found].decode()) == by_pattern(text, entry_id)
+
+
+def test_lines_are_read_from_the_top_of_a_long_file_as_far_as_needed(tmp_path, monkeypatch):
+    from mem.model import Entry
+    from mem.services.lookup import with_lines
+    from mem.vault import store
+
+    blocks = [
+        f"<!-- id:e{n} kind:lesson -->\n## Lesson {n}\n\nbody {'x' * 200}\n" for n in range(900)
+    ]
+    text = "---\ntitle: Lessons\n---\n\n" + "".join(blocks) + "<!--  id:odd -->\n## Odd\n"
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "lessons.md").write_text(text, encoding="utf-8")
+    read: list[int] = []
+    original = store.read_from_top
+
+    def counted(vault, relative, first=1 << 16):
+        for part in original(vault, relative, first):
+            read.append(len(part))
+            yield part
+
+    monkeypatch.setattr(store, "read_from_top", counted)
+
+    def entry(entry_id):
+        return Entry(entry_id, "dev", "lessons", "lesson", None, (), "", (), path="dev/lessons.md")
+
+    def line_of(entry_id):
+        return text[: text.index(f"id:{entry_id} ")].count("\n") + 1
+
+    placed = with_lines(tmp_path, [entry("e3"), entry("e10")])
+    assert [e.line for e in placed] == [line_of("e3"), line_of("e10")]
+    assert read == [1 << 16]  # the top of a ~200 KB file
+    read.clear()
+    placed = with_lines(tmp_path, [entry("e899"), entry("odd"), entry("gone")])
+    assert [e.line for e in placed] == [line_of("e899"), text.count("\n") - 1, 0]
+    assert read[-1] == len(text.encode())
