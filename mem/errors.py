@@ -81,6 +81,10 @@ class IndexBusy(MemError):
     code = "index_busy"
 
 
+class IndexTablesFailed(MemError):
+    code = "index_tables_failed"
+
+
 class NotATask(MemError):
     code = "not_a_task"
 

@@ -11,64 +11,55 @@ Nothing is computed at query time but a lookup in a small text file.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from mem.index import blocks
 from mem.index.rank_key import SECONDS_SHIFT
 from mem.index.sidecar import replace_text
+
+if TYPE_CHECKING:
+    from mem.index.segment_reader import IndexReader
 
 CENTRAL_FILE = "central.txt"
 HEADER = "# mem central facts 1"
 STAMP = "newest\t"  # the second line: the date of the newest entry when the file was written
 
 
-def save(folder: Path, reader: Any, field: str = "content") -> None:
+def save(folder: Path, reader: IndexReader, field: str = "content") -> None:
     """Work the order out from the index and save it beside it, atomically."""
     rows = compute(reader, field)
     newest = 0
-    if reader.doc_count():  # an index without segments has no columns to read
-        packed = reader.column_reader("rank", translate=False)
+    if reader.doc_count():
+        packed = reader.rank_keys()
         newest = max(packed[d] >> SECONDS_SHIFT for d in reader.all_doc_ids())
     lines = [HEADER, f"{STAMP}{newest}"]
     lines += [f"{agent}\t{entry_id}" for agent, entry_id in rows]
     replace_text(folder / CENTRAL_FILE, "\n".join(lines) + "\n")
 
 
-def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
+def compute(reader: IndexReader, field: str = "content") -> list[tuple[str, str]]:
     """(agent, id) of every live fact, most central first."""
     count = reader.doc_count()
     if not count:
-        return []  # an index without segments has no fields to read
-    facts: set[int] = set()
-    if ("category", "facts") in reader:
-        facts = set(reader.postings("category", "facts").all_ids())
+        return []
+    facts = set(reader.ids("category", "facts"))
     live = set(reader.all_doc_ids()) if reader.has_deletions() else None
-    log = math.log
-
-    def weighted() -> Iterator[list[tuple[int, float]]]:
-        """Each telling word's tf-idf weights, by entry: read twice rather than held, since
-        every posting of the vault held at once was most of a rebuild's memory."""
-        for raw, _info in reader.iter_field(field):
-            word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            pairs = blocks.all_postings(reader, field, word)  # deleted documents left out
-            if not pairs or len(pairs) >= count:
-                continue  # a word every entry holds says nothing about any of them
-            idf = log(count / len(pairs))
-            yield [(docnum, (1 + log(frequency)) * idf) for docnum, frequency in pairs]
-
-    squares: dict[int, float] = {}  # each entry's squared tf-idf length
-    for weights in weighted():
-        for docnum, w in weights:
-            squares[docnum] = squares.get(docnum, 0.0) + w * w
-    score = dict.fromkeys(facts & squares.keys(), 0.0)
-    for weights in weighted():
-        if len(weights) < 2 or not score.keys() & {docnum for docnum, _ in weights}:
+    # Each entry's squared tf-idf length, word by word (in a list by document number: a dict
+    # of 100,000 entries cost seconds of a rebuild); then its cosine with all the others.
+    squares = [0.0] * reader.doc_count_all()
+    for ids, weights in weighted(reader, field, count):
+        for docnum, w in zip(ids, weights, strict=True):
+            squares[docnum] += w * w
+    lengths = [math.sqrt(square) for square in squares]
+    score = dict.fromkeys(facts & {d for d, square in enumerate(squares) if square}, 0.0)
+    for ids, weights in weighted(reader, field, count):
+        if len(ids) < 2 or score.keys().isdisjoint(ids):
             continue  # a word of one entry adds to its length, to no cosine; nor one no fact holds
-        units = [(docnum, w / math.sqrt(squares[docnum])) for docnum, w in weights]
-        total = sum(unit for _, unit in units)
-        for docnum, unit in units:
+        units = list(map(operator.truediv, weights, map(lengths.__getitem__, ids)))
+        total = sum(units)
+        for docnum, unit in zip(ids, units, strict=True):
             if docnum in score:  # its cosine with every other entry, word by word
                 score[docnum] += unit * (total - unit)
     found = []
@@ -77,6 +68,26 @@ def compute(reader: Any, field: str = "content") -> list[tuple[str, str]]:
         found.append((-score.get(docnum, -1.0), stored["id"], stored.get("agent", "")))
     found.sort()
     return [(agent, entry_id) for _, entry_id, agent in found]
+
+
+def weighted(
+    reader: IndexReader, field: str, count: int
+) -> Iterator[tuple[list[int], list[float]]]:
+    """Each telling word's live entries and their tf-idf weights: read twice rather than
+    held, since every posting of the vault held at once was most of a rebuild's memory."""
+    log = math.log
+    for word, _ in reader.terms(field):
+        ids: list[int] = []
+        frequencies: list[float] = []
+        for leaf, offset in reader.leaf_readers():
+            for found, weights in leaf.blocks(field, word):
+                ids += [docnum + offset for docnum in found] if offset else found
+                frequencies += [weights] * len(found) if isinstance(weights, float) else weights
+        if not ids or len(ids) >= count:
+            continue  # a word every entry holds says nothing about any of them
+        idf = log(count / len(ids))
+        weight = {f: (1 + log(f)) * idf for f in set(frequencies)}
+        yield ids, list(map(weight.__getitem__, frequencies))
 
 
 class Table:

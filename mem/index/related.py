@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mem.index.sidecar import replace_text
+
+if TYPE_CHECKING:
+    from mem.index.segment_reader import IndexReader
 
 RELATED_FILE = "related.txt"
 HEADER = "# mem related words 1"
@@ -36,28 +39,22 @@ MAX_ADDED = 8  # related words a search adds, the closest first: each costs a po
 Table = dict[str, list[tuple[str, float]]]
 
 
-def compute(reader: Any, field: str = "content") -> Table:
+def compute(reader: IndexReader, field: str = "content") -> Table:
     """Each word's closest companions (Dice coefficient over live entries), from the index.
 
     Private entries are left out: the table widens every agent's searches and names the words
     it added (`~word`), so a word learned from one agent's private entry would reach others."""
-    from whoosh.reading import TermNotFound
-
     count = reader.doc_count()
     if not count:
-        return {}  # an index without segments has no fields to read
-    try:
-        private = frozenset(reader.postings("scope", "private").all_ids())
-    except TermNotFound:
-        private = frozenset()
+        return {}
+    private = frozenset(reader.ids("scope", "private"))
     most = max(MIN_TOGETHER, int(count * MAX_SHARE))
     words_of: dict[int, list[str]] = {}
     entries_with: dict[str, int] = {}
-    for raw, info in reader.iter_field(field):
-        if not MIN_TOGETHER <= info.doc_frequency() <= most:
+    for word, frequency in reader.terms(field):
+        if not MIN_TOGETHER <= frequency <= most:
             continue  # the frequency counts deleted entries too: only a first sift
-        word = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        docs = [d for d in reader.postings(field, word).all_ids() if d not in private]
+        docs = [d for d in reader.ids(field, word) if d not in private]
         if len(docs) < MIN_TOGETHER:
             continue
         entries_with[word] = len(docs)

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
-from mem.index import central, chunk_table, notes_file, posting_pool, related
+from mem.index import central, chunk_table, notes_file, posting_pool
+from mem.index import tables as tables_of_index
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -267,11 +268,6 @@ class SearchIndex:
             self._reader = IndexReader(self.folder)
         return self._reader
 
-    def whoosh_reader(self) -> Any:
-        """A Whoosh reader of the index, for what is worked out as it is written (the related
-        words and central facts): the writer has imported Whoosh already."""
-        return self.open().reader()
-
     def close(self) -> None:
         self._forget()
 
@@ -352,8 +348,7 @@ class SearchIndex:
             write_tables()  # a file of no entries
             if progress is not None:
                 progress(done, total)
-            with index.reader() as reader:
-                work_out_tables(fresh, reader)
+            tables_of_index.work_out_for(fresh, done)
             # Each file's notes top down, as an update keeps them (entries come bottom up).
             notes_file.write_lines(
                 fresh, [line for path in sorted(notes) for line in notes[path][::-1]]
@@ -413,8 +408,7 @@ class SearchIndex:
         if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
             # Working the related words and central facts out costs ~0.8 s at 10,000 entries:
             # not on every commit, but once a twentieth of the entries are new or changed.
-            with self.whoosh_reader() as reader:
-                work_out_tables(self.folder, reader)
+            tables_of_index.work_out_for(self.folder, self.reader().doc_count())
             unrelated = 0
         manifest = stamps_of(saved) or {}
         manifest.update(stamps)
@@ -453,20 +447,17 @@ class SearchIndex:
         reader = self.reader()
         return notes_file.by_path(to_entry(reader.stored_fields(docnum)) for docnum in sorted(docs))
 
-    def notes(self, words: Sequence[str] = ()) -> list[Entry]:
-        """Every lesson and warning (archived, superseded and private ones too; given lowercase
-        `words`, only those that hold one), from the file the writer keeps beside the index, so
-        without Whoosh. Should that file be damaged, from the index (the next write mends it)."""
-        saved = self.saved_notes(words)
+    def notes(self, words: Sequence[str] = ()) -> Iterator[Entry]:
+        """Every lesson and warning, newest first (archived, superseded and private ones too;
+        given lowercase `words`, only those that hold one), from the file the writer keeps
+        beside the index. Should that file be damaged, from the index (the next write mends
+        it)."""
+        saved = notes_file.saved(self.folder, words)
         if saved is not None:
             return saved
         found = [entry for entries in self._notes_from_index().values() for entry in entries]
-        return [e for e in found if not words or any(w in e.body.lower() for w in words)]
-
-    def saved_notes(self, words: Sequence[str] = ()) -> list[Entry] | None:
-        """The lessons and warnings as the writer saved them (given lowercase `words`, those
-        that hold one), or None when that file is not readable."""
-        return notes_file.saved(self.folder, words)
+        found.sort(key=lambda entry: (entry.date, entry.id), reverse=True)
+        return iter([e for e in found if not words or any(w in e.body.lower() for w in words)])
 
     def _writer(self) -> Any:
         # Whoosh allows one writer per index; another `mem` process may hold it, so wait a little.
@@ -888,13 +879,6 @@ def rank_keys(reader: IndexReader, wanted: int) -> Sequence[int] | RankColumn:
 def is_archive_path(path: str) -> bool:
     """Whether a category file's path is an archive's (`<agent>/archive/<category>.md`)."""
     return "/archive/" in path
-
-
-def work_out_tables(folder: Path, reader: Any) -> None:
-    """Save what is worked out from the whole index beside it: the related words and the
-    central facts. A rebuild does it, and an update once enough has changed."""
-    related.write(folder, related.compute(reader))
-    central.save(folder, reader)
 
 
 def unrelated_of(data: Mapping[str, Any]) -> int:

@@ -15,6 +15,7 @@ raised and the caller rebuilds, as it does for whatever Whoosh raises.
 
 from __future__ import annotations
 
+import heapq
 import io
 import mmap
 import os
@@ -288,6 +289,11 @@ class Terms:
 
     def texts(self, field: str, prefix: str = "") -> Iterator[str]:
         """The texts of a field's terms that start with `prefix`, in order."""
+        for text, _ in self.items(field, prefix):
+            yield text
+
+    def items(self, field: str, prefix: str = "") -> Iterator[tuple[str, int]]:
+        """(text, doc frequency) of a field's terms that start with `prefix`, in order."""
         start = self.key(field, prefix)
         if start is None:
             return
@@ -307,8 +313,9 @@ class Terms:
             key = bytes(buffer[position + 8 : position + 8 + key_length])
             if not key.startswith(start):
                 return
-            yield key[2:].decode("utf-8")
-            position += 8 + key_length + value_length
+            at = position + 8 + key_length
+            yield key[2:].decode("utf-8"), int(UINT.unpack_from(buffer, at + 5)[0])
+            position = at + value_length
 
     def _position(self, n: int) -> int:
         return int(self.order.unpack_from(self.view.buffer, self.order_at + n * self.order.size)[0])
@@ -547,6 +554,32 @@ class IndexReader:
     def texts(self, field: str, prefix: str = "") -> list[str]:
         """The texts of a field's terms that start with `prefix`, sorted, each once."""
         return sorted({text for leaf, _ in self.leaves for text in leaf.terms.texts(field, prefix)})
+
+    def terms(self, field: str) -> Iterator[tuple[str, int]]:
+        """Each term of a field, in order, with how many documents hold it (deleted ones too,
+        as Whoosh counts them)."""
+        merged = heapq.merge(*(leaf.terms.items(field) for leaf, _ in self.leaves))
+        text, frequency = "", -1
+        for found, count in merged:
+            if found == text:
+                frequency += count
+                continue
+            if frequency >= 0:
+                yield text, frequency
+            text, frequency = found, count
+        if frequency >= 0:
+            yield text, frequency
+
+    def postings(self, field: str, text: str) -> list[tuple[int, float]]:
+        """(document number, frequency) of every live document holding a term."""
+        found: list[tuple[int, float]] = []
+        for leaf, offset in self.leaves:
+            for ids, weights in leaf.postings(field, text):
+                found += zip([d + offset for d in ids] if offset else ids, weights, strict=True)
+        return found
+
+    def has_deletions(self) -> bool:
+        return any(leaf.deleted for leaf, _ in self.leaves)
 
 
 def open_reader(folder: Path) -> IndexReader:

@@ -184,9 +184,9 @@ def index_elsewhere(
     return up_to_date(vault, copy, feedback, archive)
 
 
-def fresh_notes(vault: Path, words: Sequence[str] = ()) -> list[Entry]:
-    """Every lesson and warning (holding one of the lowercase `words`, when given), up to date
-    with the markdown. When no file changed since the index was written they come from the
+def fresh_notes(vault: Path, words: Sequence[str] = ()) -> Iterator[Entry]:
+    """Every lesson and warning, newest first (holding one of the lowercase `words`, when
+    given), up to date with the markdown. When no file changed since the index was written they come from the
     file saved beside it, without opening Whoosh: this runs before every edit and command an
     agent makes."""
     folder = vault / INDEX_DIR

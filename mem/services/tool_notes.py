@@ -179,7 +179,7 @@ def notes_for(settings: Settings, tool_input: Mapping[str, Any]) -> tuple[list[s
     found: list[tuple[Entry, str]] = []
     words = [name.split()[0].lower() for name, _ in wanted]
     now = datetime.now(UTC)
-    for entry in fresh_notes(settings.require_vault(), words):
+    for entry in fresh_notes(settings.require_vault(), words):  # newest first
         if entry.archived or entry.is_superseded or entry.has_expired(now):
             continue
         if not entry.is_visible_to(agent):
@@ -187,9 +187,9 @@ def notes_for(settings: Settings, tool_input: Mapping[str, Any]) -> tuple[list[s
         named = next((name for name, pattern in wanted if pattern.search(entry.body)), None)
         if named is not None:
             found.append((entry, named))
-    found.sort(key=lambda pair: (pair[0].date, pair[0].id), reverse=True)
-    shown = found[:NOTES_LIMIT]
-    return list(dict.fromkeys(named for _, named in shown)), [entry for entry, _ in shown]
+            if len(found) == NOTES_LIMIT:
+                break
+    return list(dict.fromkeys(named for _, named in found)), [entry for entry, _ in found]
 
 
 def patterns(targets: Targets) -> Iterable[tuple[str, re.Pattern[str]]]:

@@ -85,10 +85,34 @@ def test_the_lines_holding_a_word_are_those_a_line_by_line_look_finds(tmp_path):
     lines = notes_file.read_lines(tmp_path)
     assert lines is not None
     for words in (["login.py"], ["deploy", "plain"], ['"quoted"'], ["nothing"], ["i̇stanbul"]):
-        expected = notes_file.entries(lines, words)
-        assert notes_file.saved(tmp_path, words) == expected
-    assert [e.id for e in notes_file.saved(tmp_path, ["login.py"]) or []] == ["l1", "l2"]
-    assert notes_file.saved(tmp_path) == notes_file.entries(lines)
+        expected = newest_first(notes_file.entries(lines, words))
+        assert list(notes_file.saved(tmp_path, words) or []) == expected
+    assert [e.id for e in notes_file.saved(tmp_path, ["login.py"]) or []] == ["l2", "l1"]
+    assert list(notes_file.saved(tmp_path) or []) == newest_first(notes_file.entries(lines))
+
+
+def newest_first(entries) -> list[Entry]:
+    return sorted(entries, key=lambda e: (e.date, e.id), reverse=True)
+
+
+def test_saved_notes_come_newest_first_whatever_file_they_are_in(tmp_path):
+    dated = [
+        at(entry("z1", "old one"), "alpha/lessons.md")._replace(
+            date=datetime(2025, 1, 1, tzinfo=UTC)
+        ),
+        at(entry("a9", "new one"), "alpha/lessons.md")._replace(
+            date=datetime(2026, 5, 1, tzinfo=UTC)
+        ),
+        entry("m5", "one in between")._replace(date=datetime(2025, 6, 1, tzinfo=UTC)),
+        entry("m4", "one before 1970")._replace(date=datetime(1969, 6, 1, tzinfo=UTC)),
+    ]
+    notes_file.write(tmp_path, notes_file.by_path(dated))
+    lines = notes_file.read_lines(tmp_path) or []
+    assert [notes_file.seconds_of(line) for line in lines] == [
+        int(e.date.timestamp()) for e in notes_file.entries(lines)
+    ]
+    assert [e.id for e in notes_file.saved(tmp_path, ["one"]) or []] == ["a9", "m5", "z1", "m4"]
+    assert notes_file.seconds_of('["broken') == 0
 
 
 def test_a_note_whose_body_holds_a_line_separator_stays_one_note(tmp_path):
@@ -96,8 +120,8 @@ def test_a_note_whose_body_holds_a_line_separator_stays_one_note(tmp_path):
     kept = [entry("l1", "deploy\u2028then\x85check"), entry("l2", "another")]
     notes_file.write(tmp_path, notes_file.by_path(kept))
     assert [e.body for e in notes_file.saved(tmp_path) or []] == [
-        "deploy\u2028then\x85check",
         "another",
+        "deploy\u2028then\x85check",
     ]
     assert [e.id for e in notes_file.saved(tmp_path, ["then"]) or []] == ["l1"]
     assert len(notes_file.read_lines(tmp_path) or []) == 2

@@ -35,7 +35,7 @@ def entries(seed: int, count: int, path: str = "dev/lessons.md", first: int = 0)
 
 
 def postings(index: SearchIndex) -> dict:
-    reader = index.whoosh_reader()
+    reader = index.open().reader()
     found = {}
     for field, text in reader.all_terms():
         matcher = reader.postings(field, text)

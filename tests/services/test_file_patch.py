@@ -66,7 +66,7 @@ def edit(rng: random.Random, text: str, step: int) -> str:
 
 def documents(vault: Path) -> list[tuple[str, str, str, int]]:
     index = refresh.fresh_index(vault)
-    reader = index.whoosh_reader()
+    reader = index.open().reader()
     return sorted(
         (fields["path"], fields["id"], fields.get("digest", ""), fields.get("line", 0))
         for _, fields in reader.iter_docs()
