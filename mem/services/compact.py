@@ -232,9 +232,9 @@ def compact(
             write_log(vault, steps, moment)
             count = sum(len(step.ids) for step in steps if step.action == "archive")
             if count >= REBUILD_AT:
-                from mem.services.refresh import rebuild_index
+                from mem.services.reindex import rebuild_apart
 
-                rebuild_index(vault, feedback)
+                rebuild_apart(vault, feedback)
             elif steps:
                 from mem.services.refresh import fresh_index
 

@@ -274,6 +274,15 @@ def merely_touched(path: str, stamp: FileStamp, known: dict[str, FileStamp]) -> 
 HEADER_MARK = b"<!-- id:"  # the start of an entry's header: counted for the notice
 
 
+def entry_count(vault: Path, archive: bool = False) -> int:
+    """About how many entries the category files hold (their headers, counted as bytes)."""
+    return entries_in(vault, indexed_refs(vault, archive))
+
+
+def entries_in(vault: Path, refs: list[layout.FileRef]) -> int:
+    return sum(store.read_bytes(vault, ref.path).count(HEADER_MARK) for ref in refs)
+
+
 def rebuild(
     vault: Path, index: SearchIndex, refs: list[layout.FileRef], feedback: Feedback, damaged: bool
 ) -> int:
@@ -284,7 +293,7 @@ def rebuild(
 
     stamps: dict[str, FileStamp] = {}
     tables: dict[str, Table | None] = {}
-    total = sum(store.read_bytes(vault, ref.path).count(HEADER_MARK) for ref in refs)
+    total = entries_in(vault, refs)
 
     def entries() -> Iterator[Indexed]:
         for ref in refs:
