@@ -85,6 +85,10 @@ class IndexTablesFailed(MemError):
     code = "index_tables_failed"
 
 
+class IndexRebuildFailed(MemError):
+    code = "index_rebuild_failed"
+
+
 class NotATask(MemError):
     code = "not_a_task"
 

@@ -113,7 +113,10 @@ class Table:
         """Where the fact stands in the agent's order (lower is more central), or -1 if it is
         not in. The agent's order is read once: a recall asks for hundreds of facts."""
         if agent not in self._places:
-            self._places[agent] = {found: n for n, found in enumerate(self.ids(agent))}
+            places: dict[str, int] = {}
+            for n, found in enumerate(self.ids(agent)):
+                places.setdefault(found, n)  # an id listed twice stands where it comes first
+            self._places[agent] = places
         return self._places[agent].get(entry_id, -1)
 
 

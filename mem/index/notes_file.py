@@ -91,7 +91,7 @@ def saved(folder: Path, words: Sequence[str] = ()) -> Iterator[Entry] | None:
     if text is None:
         return None
     lines = lines_holding(text, words) if words else lines_of(text)
-    lines.sort(key=lambda line: (seconds_of(line), id_of(line)), reverse=True)
+    lines.sort(key=newest_key, reverse=True)
     return entries(lines, words)
 
 
@@ -247,16 +247,18 @@ def path_of(line: str) -> str:
         return ""
 
 
-def seconds_of(line: str) -> int:
-    """The date of a line's note, in seconds (its sixth field), read without decoding the
-    rest; 0 for a damaged line."""
+def newest_key(line: str) -> tuple[int, str]:
+    """(date in seconds, id) of a line's note, read without decoding the rest, in one pass;
+    (0, "") for a damaged line."""
     try:
-        end = 1
-        for _ in range(5):  # path, id, agent, category, kind: each a JSON string and ", "
+        end = scanstring(line, 2)[1] + 2  # the path
+        entry_id, end = scanstring(line, end + 1)
+        end += 2
+        for _ in range(3):  # agent, category, kind: each a JSON string and ", "
             end = scanstring(line, end + 1)[1] + 2
-        return int(line[end : line.index(",", end)])
+        return int(line[end : line.index(",", end)]), str(entry_id)
     except (ValueError, IndexError):
-        return 0
+        return 0, ""
 
 
 def id_of(line: str) -> str:

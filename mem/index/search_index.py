@@ -62,7 +62,7 @@ MARKS = {"content": "", "tag_words": "#", "context": "+"}
 # evidence in budget 0.731 → 0.776 (at 0.4: 0.751 and 0.774; every word at 0.5: 0.746, 0.778).
 CONTEXT_WEIGHT = 0.5
 CONTEXT_SHARE = 0.05  # at most this share of entries (or 2) hold a word looked for there
-SEGMENT_ENTRIES = 20_000  # a rebuild writes a segment of at most this many entries
+SEGMENT_ENTRIES = 10_000  # a rebuild writes a segment of at most this many entries
 # Past this many matches, every rank key is read in one go rather than one at a time.
 BULK_RANK = 500
 # Past this many matches a search with a limit ranks only those that may make it (_best),
@@ -89,6 +89,9 @@ class Filters(NamedTuple):
     include_archived: bool = True
     open_tasks_only: bool = False
     expired_by: datetime | None = None  # hide entries whose `expires:` is this moment or earlier
+
+
+EVERY = Filters(include_archived=True)  # what a lookup by id or path reads: every segment
 
 
 class Hit(NamedTuple):
@@ -213,8 +216,9 @@ class SearchIndex:
         self.version = version_of(parser_version)
         self._index: FileIndex | None = None
         self._reader: IndexReader | None = None  # one reader per process, without Whoosh
+        self._hot: IndexReader | None = None  # the same, without the archive's segments
         self._masks: dict[tuple[Any, ...], frozenset[int]] = {}  # hidden docnums, per viewer
-        self._term_docs: dict[tuple[str, str], frozenset[int]] = {}  # filter terms' docnums
+        self._term_docs: dict[tuple[str, str, bool], frozenset[int]] = {}  # filter terms' docnums
         self._related = RelatedWords(folder)
 
     # --- manifest -------------------------------------------------------------------------
@@ -268,6 +272,15 @@ class SearchIndex:
             self._reader = IndexReader(self.folder)
         return self._reader
 
+    def view(self, filters: Filters) -> IndexReader:
+        """The reader a query with these filters reads postings through: without the
+        archive's own segments when it leaves the archive out."""
+        if filters.include_archived:
+            return self.reader()
+        if self._hot is None:
+            self._hot = self.reader().without_archive()
+        return self._hot
+
     def close(self) -> None:
         self._forget()
 
@@ -275,11 +288,27 @@ class SearchIndex:
         # After a write the open reader shows the old segments: drop it and reopen later.
         if self._reader is not None:
             self._reader.close()
-        self._reader = None
+        self._reader = self._hot = None
         self._index = None
         self._masks.clear()
         self._term_docs.clear()
         self._related = RelatedWords(self.folder)
+
+    def opens_for_writing(self) -> bool:
+        """Tell whether Whoosh opens the index (its writer unpickles the schema, which mem's
+        reader never reads: a schema of another version of mem reads, and cannot be written)."""
+        import warnings
+
+        # Whoosh leaves the table of contents open when it cannot unpickle it: the file is
+        # closed as the failure is let go; quietly, not with a warning.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            try:
+                self.open()
+                return True
+            except Exception:  # noqa: BLE001 - a damaged index fails in many ways: rebuild it
+                self._forget()
+        return False
 
     def is_readable(self) -> bool:
         """Tell whether the index opens and its manifest matches this version of mem."""
@@ -303,12 +332,14 @@ class SearchIndex:
         tables: dict[str, Table | None] | None = None,
     ) -> int:
         """Build a fresh index beside the old one, then swap it in; return how many entries
-        it holds. `stamps` and the files' chunk `tables` may be filled while `entries` is
-        read (each table is written, and taken out of `tables`, as soon as it comes).
+        it holds. `entries` come with the archive's last, if any. `stamps` and the files'
+        chunk `tables` may be filled while `entries` is read (each table is written, and taken
+        out of `tables`, as soon as it comes).
 
         The postings gathered are written out as a segment every SEGMENT_ENTRIES entries, so
         their memory does not grow with the vault (at 100,000 entries, one segment's held
-        ~80 MB); six segments cost a search a few lookups more."""
+        ~80 MB; segments of 20,000, a rebuild after a compaction ~105 MB, of 10,000 ~90 MB);
+        ten segments cost a search ~2 ms more than five."""
         import shutil  # only a rebuild needs it: ~3 ms off every search and recall
 
         from whoosh.index import create_in
@@ -331,16 +362,22 @@ class SearchIndex:
                     path, table = tables.popitem()
                     chunk_table.write(fresh, path, table)
 
-            most = 0
+            most = in_segment = 0
+            archive = False
             for entry, fingerprint, context in in_context(entries):
+                # The archive (which comes last) starts a segment of its own, which searches
+                # that leave it out need not read (see IndexReader.without_archive).
+                if in_segment == SEGMENT_ENTRIES or (entry.archived and not archive and in_segment):
+                    writer.commit(merge=False)
+                    writer = posting_pool.install(index.writer())
+                    in_segment = 0
+                archive = archive or entry.archived
                 writer.add_document(**to_document(entry, fingerprint, context))
                 most = max(most, entry.reinforced)
                 if notes_file.is_note(entry):
                     notes.setdefault(entry.path, []).append(notes_file.line_of(entry))
                 done += 1
-                if done % SEGMENT_ENTRIES == 0:
-                    writer.commit(merge=False)
-                    writer = posting_pool.install(index.writer())
+                in_segment += 1
                 write_tables()
                 if progress is not None and done % 500 == 0:
                     progress(done, total)
@@ -405,8 +442,16 @@ class SearchIndex:
             except BaseException:
                 writer.cancel()
                 raise
+            saved = self._manifest_data() or {}
+            most = self._most_after(saved, batches)
+            if saved and most != saved.get("most_reinforced"):
+                # Searches prune by this bound: raised before the new documents can be read
+                # (the stamps stay as they were: the documents are not in yet).
+                old = stamps_of(saved) or {}
+                self._write_manifest(self.folder, old, unrelated_of(saved), most)
             writer.commit()
         saved = self._manifest_data() or {}
+        most = self._most_after(saved, batches)
         unrelated = unrelated_of(saved) + changed
         self._forget()
         if batches:
@@ -420,18 +465,23 @@ class SearchIndex:
         manifest.update(stamps)
         for path in removed:
             manifest.pop(path, None)
-        self._write_manifest(self.folder, manifest, unrelated, self._most_after(saved, batches))
+        self._write_manifest(self.folder, manifest, unrelated, most)
         self._forget()
 
     def _most_after(
         self, saved: Mapping[str, Any], batches: Mapping[str, list[Indexed] | Patch]
     ) -> int:
-        """The manifest's bound on reinforcement, raised by what an update indexed (entries it
-        removed leave it high: a bound, not a count); worked out whole when it has none."""
+        """The manifest's bound on reinforcement, raised by what an update indexes (entries it
+        removes leave it high: a bound, not a count); worked out from the index when the
+        manifest has none."""
         most = saved.get("most_reinforced")
         if not isinstance(most, int) or most < 0:
-            keys = self.reader().rank_keys()
-            return max(((key >> REINFORCED_SHIFT) & REINFORCED_MAX for key in keys), default=0)
+            reader = IndexReader(self.folder)  # as the writer sees it: this process's may be older
+            try:
+                keys = reader.rank_keys()
+            finally:
+                reader.close()
+            most = max(((key >> REINFORCED_SHIFT) & REINFORCED_MAX for key in keys), default=0)
         for batch in batches.values():
             added = batch if isinstance(batch, list) else batch.added
             most = max([most, *(entry.reinforced for entry, *_ in added)])
@@ -498,7 +548,7 @@ class SearchIndex:
         # Words that occur with the task's in this vault widen it, at a fraction of its weight.
         widened = {("content", word): w for word, w in self._related.around(words).items()}
         clauses += list(widened)
-        reader = self.reader()
+        reader = self.view(filters)
         found: list[tuple[str, float, list[int]]] = []  # each clause's word, idf and documents
         # A word's weight is how rare it is in the vault, whether it matched as text or as a tag:
         # tags are few, so their own counts would make a common word weigh as a rare one.
@@ -584,7 +634,7 @@ class SearchIndex:
         hidden = self._mask(filters)
         allowed = self._filter_docs(filters)
         if allowed is None:
-            return [docnum for docnum in self.reader().all_doc_ids() if docnum not in hidden]
+            return [docnum for docnum in self.view(filters).all_doc_ids() if docnum not in hidden]
         return sorted(allowed - hidden)
 
     def standing_facts(self, filters: Filters, limit: int) -> list[Entry]:
@@ -710,13 +760,12 @@ class SearchIndex:
     def size_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.folder.glob("*") if path.is_file())
 
-    def _docs(self, field: str, text: str) -> frozenset[int]:
-        """The live documents holding one term."""
-        key = (field, text)
+    def _docs(self, field: str, text: str, filters: Filters = EVERY) -> frozenset[int]:
+        """The live documents holding one term (of the segments read for these filters)."""
+        reader = self.view(filters)
+        key = (field, text, reader is self.reader())
         if key not in self._term_docs:  # recall asks for "agent:dev" and the like several times
-            # A block at a time: at 100,000 entries an agent's or a category's postings are
-            # tens of thousands, ~10 Python calls each through Whoosh's matcher.
-            self._term_docs[key] = frozenset(self.reader().ids(field, text))
+            self._term_docs[key] = frozenset(reader.ids(field, text))
         return self._term_docs[key]
 
     def _filter_docs(self, filters: Filters) -> frozenset[int] | None:
@@ -730,9 +779,9 @@ class SearchIndex:
             ("tags", filters.tag),
         ):
             if value:
-                sets.append(self._docs(field, value.lower() if field == "tags" else value))
+                sets.append(self._docs(field, value.lower() if field == "tags" else value, filters))
         if filters.open_tasks_only:
-            sets.append(self._docs("open_task", "yes"))
+            sets.append(self._docs("open_task", "yes", filters))
         sets.sort(key=len)
         allowed = sets[0].intersection(*sets[1:]) if sets else None
         if filters.since is not None:  # rare (mem search --since): read dates from the column
@@ -741,7 +790,7 @@ class SearchIndex:
                 return frozenset()  # an index without segments has no columns to read
             since = int(filters.since.timestamp())
             packed = reader.rank_keys()
-            candidates = reader.all_doc_ids() if allowed is None else allowed
+            candidates = self.view(filters).all_doc_ids() if allowed is None else allowed
             allowed = frozenset(d for d in candidates if packed[d] >> SECONDS_SHIFT >= since)
         return allowed
 
@@ -758,20 +807,20 @@ class SearchIndex:
         if key not in self._masks:
             hidden: frozenset[int] = frozenset()
             for agent in filters.exclude_agents:
-                hidden |= self._docs("agent", agent)
+                hidden |= self._docs("agent", agent, filters)
             if not filters.include_superseded:
-                hidden |= self._docs("status", "superseded")
+                hidden |= self._docs("status", "superseded", filters)
             if not filters.include_archived:
-                hidden |= self._docs("archived", "yes")
+                hidden |= self._docs("archived", "yes", filters)
             if filters.expired_by is not None:
-                hidden |= self._expired(filters.expired_by)
-            private = self._docs("scope", "private")
+                hidden |= self._expired(filters.expired_by, filters)
+            private = self._docs("scope", "private", filters)
             if filters.viewer:
-                private -= self._docs("visible_to", filters.viewer)
+                private -= self._docs("visible_to", filters.viewer, filters)
             self._masks[key] = hidden | private
         return self._masks[key]
 
-    def _expired(self, moment: datetime) -> frozenset[int]:
+    def _expired(self, moment: datetime, filters: Filters) -> frozenset[int]:
         """The documents whose expiry is `moment` or earlier: few entries expire, so the
         field's terms (one per expiry date) are read, not its postings."""
         cutoff = expiry_term(moment)
@@ -781,7 +830,7 @@ class SearchIndex:
         found: frozenset[int] = frozenset()
         for term in reader.texts("expires"):
             if term <= cutoff:
-                found |= self._docs("expires", term)
+                found |= self._docs("expires", term, filters)
         return found
 
     def _best(

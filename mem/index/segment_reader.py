@@ -15,6 +15,7 @@ raised and the caller rebuilds, as it does for whatever Whoosh raises.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import io
 import mmap
@@ -243,9 +244,7 @@ class Terms:
             for n in range(HASH_DIRECTORY)
         ]
         self.end_of_data = self.tables[0][0]
-        from _md5 import md5  # type: ignore[import-not-found]  # hashlib would start OpenSSL
-
-        self.md5 = md5
+        self.md5 = md5_function()
 
     def key(self, field: str, text: str) -> bytes | None:
         number = self.fields.get(field)
@@ -325,6 +324,18 @@ class Terms:
         return bytes(self.view.buffer[position + 8 : position + 8 + key_length])
 
 
+def md5_function() -> Any:
+    """CPython's own md5: hashlib would start OpenSSL (~3.5 ms of every search); hashlib's on
+    a Python built without it."""
+    try:
+        from _md5 import md5  # type: ignore[import-not-found]
+    except ImportError:
+        import hashlib
+
+        return lambda data: hashlib.md5(data, usedforsecurity=False)
+    return md5
+
+
 class Leaf:
     """One segment's documents, numbered from 0."""
 
@@ -339,6 +350,10 @@ class Leaf:
 
     def close(self) -> None:
         self.files.close()
+
+    def archive_only(self) -> bool:
+        """Whether every document of the segment (deleted ones too) is an archived entry's."""
+        return 0 < self.doc_count_all == self.terms.doc_frequency("archived", "yes")
 
     def __contains__(self, term: tuple[str, str]) -> bool:
         key = self.terms.key(*term)
@@ -459,32 +474,36 @@ class IndexReader:
             for segment in read_toc(folder):
                 self.leaves.append((Leaf(folder, segment), offset))
                 offset += segment.doc_count
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            IndexError,
-            TypeError,
-            struct.error,
-            pickle.UnpicklingError,
-            EOFError,
-            zlib.error,
-        ) as error:
-            self.close()
-            raise SegmentFormatError(f"the index cannot be read: {error}") from error
         except SegmentFormatError:
             self.close()
             raise
+        except Exception as error:  # a damaged file fails in many ways: all mean "rebuild"
+            self.close()
+            raise SegmentFormatError(f"the index cannot be read: {error!r}") from error
         self._count = offset
         self._rank: list[int] | None = None
+        # The segments whose postings are read: all of them, or (without_archive) those that
+        # hold a live entry. Counts and statistics are always the whole index's.
+        self.scanned = self.leaves
+
+    def without_archive(self) -> IndexReader:
+        """The same index, its postings read only from segments that hold a live entry: a
+        rebuild writes the archive in segments of its own (at 100,000 entries after a year,
+        ~80,000 of them), which a search that leaves the archive out need not read. Counts
+        and statistics stay the whole index's, so no score changes. Close the reader it came
+        from, not this one."""
+        view = copy.copy(self)
+        view.scanned = [(leaf, offset) for leaf, offset in self.leaves if not leaf.archive_only()]
+        return view
 
     def close(self) -> None:
         for leaf, _ in self.leaves:
             leaf.close()
-        self.leaves = []
+        self.leaves = self.scanned = []
 
     def leaf_readers(self) -> list[tuple[Leaf, int]]:
-        return self.leaves
+        """The segments whose postings are read, each with its first document's number."""
+        return self.scanned
 
     def doc_count_all(self) -> int:
         """Every document, deleted ones too (as Whoosh counts them for idf)."""
@@ -504,7 +523,7 @@ class IndexReader:
 
     def all_doc_ids(self) -> list[int]:
         found: list[int] = []
-        for leaf, offset in self.leaves:
+        for leaf, offset in self.scanned:
             found += [
                 offset + docnum
                 for docnum in range(leaf.doc_count_all)
@@ -546,7 +565,7 @@ class IndexReader:
     def ids(self, field: str, text: str) -> list[int]:
         """Every live document holding a term."""
         found: list[int] = []
-        for leaf, offset in self.leaves:
+        for leaf, offset in self.scanned:
             for ids, _ in leaf.postings(field, text):
                 found += [docnum + offset for docnum in ids] if offset else ids
         return found
@@ -559,21 +578,22 @@ class IndexReader:
         """Each term of a field, in order, with how many documents hold it (deleted ones too,
         as Whoosh counts them)."""
         merged = heapq.merge(*(leaf.terms.items(field) for leaf, _ in self.leaves))
-        text, frequency = "", -1
+        text: str | None = None
+        frequency = 0
         for found, count in merged:
             if found == text:
                 frequency += count
                 continue
-            if frequency >= 0:
+            if text is not None:
                 yield text, frequency
             text, frequency = found, count
-        if frequency >= 0:
+        if text is not None:
             yield text, frequency
 
     def postings(self, field: str, text: str) -> list[tuple[int, float]]:
         """(document number, frequency) of every live document holding a term."""
         found: list[tuple[int, float]] = []
-        for leaf, offset in self.leaves:
+        for leaf, offset in self.scanned:
             for ids, weights in leaf.postings(field, text):
                 found += zip([d + offset for d in ids] if offset else ids, weights, strict=True)
         return found

@@ -12,11 +12,11 @@ when it ends; it costs ~50 ms of start-up, against seconds of work.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+from mem import fresh_process
 from mem.errors import IndexTablesFailed
 from mem.index import central, related
 from mem.index.segment_reader import IndexReader
@@ -49,10 +49,10 @@ def work_out_apart(folder: Path) -> None:
     """work_out, in a fresh interpreter; an OSError there (a full disk) is raised here as one,
     anything else as IndexTablesFailed with its last line."""
     done = subprocess.run(
-        [sys.executable, "-m", "mem.index.tables", str(folder)],
+        fresh_process.command("mem.index.tables", str(folder)),
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONSAFEPATH": "1"},  # never import from the caller's folder
+        env=fresh_process.environment(),
         check=False,
     )
     if done.returncode == 0:

@@ -226,6 +226,10 @@ def up_to_date(vault: Path, index: SearchIndex, feedback: Feedback, archive: boo
         rebuild(vault, index, refs, feedback, damaged=index.folder.exists())
     else:
         changed, removed = changed_since(vault, known, refs, archive)
+        writes = removed or any(not merely_touched(p, s, known) for p, s in changed.items())
+        if writes and not index.opens_for_writing():  # readable by mem, not by Whoosh
+            rebuild(vault, index, refs, feedback, damaged=True)
+            return index
         archived = [
             path
             for path, stamp in changed.items()
@@ -294,6 +298,7 @@ def rebuild(
     stamps: dict[str, FileStamp] = {}
     tables: dict[str, Table | None] = {}
     total = entries_in(vault, refs)
+    refs = sorted(refs, key=lambda ref: ref.archived)  # the archive last: see index.rebuild
 
     def entries() -> Iterator[Indexed]:
         for ref in refs:

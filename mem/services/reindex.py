@@ -11,13 +11,13 @@ on stderr, and the parent passes it on through its Feedback.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from mem.errors import MemError
+from mem import fresh_process
+from mem.errors import IndexRebuildFailed, MemError
 from mem.services.feedback import QUIET, Feedback
 
 APART_FROM = 20_000  # entries; below this a rebuild in the caller's process costs less
@@ -36,12 +36,12 @@ def rebuild_apart(vault: Path, feedback: Feedback = QUIET) -> int:
     if entry_count(vault, archive=True) < APART_FROM:
         return rebuild_index(vault, feedback)
     with subprocess.Popen(
-        [sys.executable, "-m", "mem.services.reindex", str(vault)],
+        fresh_process.command("mem.services.reindex", str(vault)),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONSAFEPATH": "1"},  # never import from the caller's folder
+        env=fresh_process.environment(),
     ) as child:
         assert child.stderr is not None
         return relay(child.stderr, feedback)
@@ -67,14 +67,33 @@ def relay(lines: Iterable[str], feedback: Feedback) -> int:
         number, _, message = failure[len(OS_ERROR) :].partition(" ")
         raise OSError(int(number) if number.isdigit() else 0, message)
     if failure is not None:
-        raise MemError(failure[len(FAILED) :])
+        code, _, message = failure[len(FAILED) :].partition(" ")
+        raise error_of(code)(message)
     if done is None:
-        raise MemError(f"rebuilding the index failed ({last or 'no word from the process'})")
+        raise IndexRebuildFailed(
+            f"rebuilding the index failed ({last or 'no word from the process'}); "
+            "run `mem doctor --fix`"
+        )
     return done
 
 
+def error_of(code: str) -> type[MemError]:
+    """The kind of failure the child named by its code (IndexRebuildFailed for no known one)."""
+    kinds: list[type[MemError]] = [MemError]
+    while kinds:
+        kind = kinds.pop()
+        if kind.code == code and kind is not MemError:
+            return kind
+        kinds += kind.__subclasses__()
+    return IndexRebuildFailed
+
+
 def say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    """A line for the parent; none when it is gone (killed): the rebuild goes on to the end."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:
+        pass
 
 
 def main(argv: list[str]) -> int:
@@ -90,7 +109,7 @@ def main(argv: list[str]) -> int:
     try:
         say(f"{DONE}{rebuild_index(Path(argv[0]), feedback)}")
     except MemError as error:
-        say(FAILED + str(error).replace("\n", " "))
+        say(f"{FAILED}{error.code} " + str(error).replace("\n", " "))
         return 1
     except OSError as error:
         say(f"{OS_ERROR}{error.errno or 0} {error.strerror or error}")

@@ -108,11 +108,11 @@ def test_saved_notes_come_newest_first_whatever_file_they_are_in(tmp_path):
     ]
     notes_file.write(tmp_path, notes_file.by_path(dated))
     lines = notes_file.read_lines(tmp_path) or []
-    assert [notes_file.seconds_of(line) for line in lines] == [
-        int(e.date.timestamp()) for e in notes_file.entries(lines)
+    assert [notes_file.newest_key(line) for line in lines] == [
+        (int(e.date.timestamp()), e.id) for e in notes_file.entries(lines)
     ]
     assert [e.id for e in notes_file.saved(tmp_path, ["one"]) or []] == ["a9", "m5", "z1", "m4"]
-    assert notes_file.seconds_of('["broken') == 0
+    assert notes_file.newest_key('["broken') == (0, "")
 
 
 def test_a_note_whose_body_holds_a_line_separator_stays_one_note(tmp_path):

@@ -158,7 +158,21 @@ def test_the_manifest_bounds_reinforcement_as_entries_are_indexed(tmp_path):
         (entry._replace(header=(("kind", "lesson"), ("reinforced", "40"))), fingerprint)
         for entry, fingerprint in entries(rng, "qa/lessons.md", "qa", 3)
     ]
+    seen_at_commit: list[int] = []
+    writer_of = index._writer
+
+    def watched():  # the bound the manifest holds when the new documents become readable
+        writer = writer_of()
+        commit = writer.commit
+        writer.commit = lambda *a, **k: (
+            seen_at_commit.append(index.most_reinforced()),
+            commit(*a, **k),
+        )
+        return writer
+
+    index._writer = watched
     index.update({"qa/lessons.md": more}, {})
+    assert seen_at_commit == [40]
     assert index.most_reinforced() == 40
     index.update({"qa/lessons.md": []}, {})
     assert index.most_reinforced() == 40  # a bound: removing entries leaves it

@@ -174,7 +174,21 @@ def test_lengths_are_decoded_as_whoosh_decodes_them():
 def test_a_damaged_index_is_refused_with_one_error_and_rebuilt(tmp_path):
     index = several_segments(tmp_path / "index", 1)
     segment = next(index.folder.glob("*.seg"))
-    segment.write_bytes(segment.read_bytes()[:100])
+    whole = segment.read_bytes()
+    segment.write_bytes(whole[:100])
+    with pytest.raises(SegmentFormatError):
+        IndexReader(index.folder)
+    rng = random.Random(5)
+    for _ in range(30):  # bytes changed anywhere: refused as damaged, or read; never a crash
+        damaged = bytearray(whole)
+        for _ in range(8):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        segment.write_bytes(bytes(damaged))
+        try:
+            IndexReader(index.folder).close()
+        except SegmentFormatError:
+            pass
+    segment.write_bytes(b"\0" * 8 + whole[8:])  # its directory where it is not
     with pytest.raises(SegmentFormatError):
         IndexReader(index.folder)
     assert not SearchIndex(index.folder).is_readable()

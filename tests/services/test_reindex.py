@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from mem.errors import MemError
+from mem.errors import IndexRebuildFailed, MemError, VaultReadOnly
 from mem.services import reindex
 from mem.services.feedback import Feedback
 from mem.services.refresh import fresh_index, rebuild_index
@@ -44,8 +44,12 @@ def test_what_the_child_says_is_passed_on_and_its_failures_raised():
     feedback = Feedback(progress=lambda made, total: seen.append((made, total)))
     assert reindex.relay(["progress 5/10\n", "progress 10/10\n", "done 10\n"], feedback) == 10
     assert seen == [(5, 10), (10, 10)]
-    with pytest.raises(MemError, match="the vault is read-only"):
-        reindex.relay(["failed the vault is read-only\n"], feedback)
+    with pytest.raises(VaultReadOnly, match="^cannot write: the vault is read-only$"):
+        reindex.relay(
+            [f"failed {VaultReadOnly.code} cannot write: the vault is read-only\n"], feedback
+        )
+    with pytest.raises(IndexRebuildFailed, match="^something new$"):
+        reindex.relay(["failed no_such_code something new\n"], feedback)
     with pytest.raises(OSError) as raised:
         reindex.relay(["oserror 28 No space left on device\n"], feedback)
     assert raised.value.errno == errno.ENOSPC
@@ -60,3 +64,34 @@ def test_the_child_reports_its_failure_in_one_line(monkeypatch, capsys):
     monkeypatch.setattr("mem.services.refresh.rebuild_index", full)
     assert reindex.main(["somewhere"]) == 1
     assert capsys.readouterr().err == "oserror 28 No space left on device\n"
+
+    def read_only(vault, feedback):
+        raise VaultReadOnly("cannot write .mem/index: the vault is read-only")
+
+    monkeypatch.setattr("mem.services.refresh.rebuild_index", read_only)
+    assert reindex.main(["somewhere"]) == 1
+    said = capsys.readouterr().err
+    assert said == "failed vault_read_only cannot write .mem/index: the vault is read-only\n"
+    with pytest.raises(VaultReadOnly):
+        reindex.relay([said], Feedback())
+
+
+def test_an_index_mem_reads_but_whoosh_cannot_open_is_rebuilt_when_written(tmp_path):
+    # mem's reader never reads the schema Whoosh pickled in the table of contents; a schema
+    # of classes this mem no longer has reads fine for a search, and fails Whoosh's writer.
+    vault = vault_of(tmp_path, 5)
+    index = fresh_index(vault)
+    toc = max(index.folder.glob("_MAIN_*.toc"))
+    data = toc.read_bytes()
+    assert b"mem.index.text_field" in data
+    toc.write_bytes(data.replace(b"mem.index.text_field", b"mem.index.text_fielX"))
+    assert fresh_index(vault).is_readable()  # nothing changed: read as it is
+    lessons = vault / "dev" / "lessons.md"
+    lessons.write_text(
+        lessons.read_text(encoding="utf-8")
+        + codec.render_entry("e9999", datetime(2026, 11, 2, tzinfo=UTC), (), "Zebra.", ()),
+        encoding="utf-8",
+    )
+    index = fresh_index(vault)
+    assert [e.id for e in index.ids_with_prefix("e9999")] == ["e9999"]
+    assert index.opens_for_writing()

@@ -335,3 +335,25 @@ def test_a_chunk_parsed_before_reads_as_a_fresh_parse_would_wherever_it_moved(
     other = codec.parse_file(second, "qa/lessons.md", "qa", "lessons")  # the same text elsewhere
     assert all(span.entry.path == "qa/lessons.md" for span in other.spans)
     assert all(span.entry.kind != "decision" for span in other.spans)
+
+
+MOMENT = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+def test_the_parser_remembers_the_last_version_of_a_file_it_read_whole() -> None:
+    # A writer makes version after version of a file (a roll-up marks thousands of entries):
+    # what the next read can use is the last version's chunks, not every version's.
+    blocks = [
+        codec.render_entry(f"e{n}", MOMENT, (), f"Decision {n}.", (("kind", "decision"),))
+        for n in range(6)
+    ]
+    first = codec.new_file_text("dev", "decisions") + "".join(blocks)
+    second = first.replace("Decision 1.", "Decision 1, changed.")
+    codec.CHUNKS.clear()
+    codec.parse_file(first, PATH, "dev", "decisions")
+    codec.parse_file(second, PATH, "dev", "decisions")
+    [(where, known)] = codec.CHUNKS.items()
+    assert where.path == PATH and len(known) == 6
+    assert not any("Decision 1." in text for text in known)
+    codec.parse_file(first, "qa/decisions.md", "qa", "decisions")
+    assert len(codec.CHUNKS) == 2  # each file its own

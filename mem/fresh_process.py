@@ -1,0 +1,20 @@
+"""Run one of mem's modules in a fresh interpreter: work whose memory should not stay with the
+process that asked for it (see mem/index/tables.py and mem/services/reindex.py)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def command(module: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", module, *args]
+
+
+def environment() -> dict[str, str]:
+    """This process's environment, with this very `mem` first on the import path (a checkout
+    run as `python -m mem` is not installed) and the current folder never on it."""
+    home = str(Path(__file__).resolve().parent.parent)
+    paths = [home, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(paths)}
