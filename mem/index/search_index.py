@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem.errors import IndexBusy
 from mem.index import central, chunk_table, notes_file, posting_pool
-from mem.index import tables as tables_of_index
 from mem.index.context import Indexed, in_context
 from mem.index.in_place import read_in_place
 from mem.index.light_md5 import import_whoosh_tables
@@ -69,6 +68,9 @@ BULK_RANK = 500
 # the best PRUNE_SAMPLE × limit of them by score first.
 PRUNE_FROM = 2000
 PRUNE_SAMPLE = 4
+# ... and only past this many matches per hit kept: to keep 100 of 4,000 (a recall at 10,000
+# entries), ranking them all was as quick.
+PRUNE_PER_HIT = 64
 ID_SECONDS = len("20261123-085716")  # the part of an id mem makes that says when
 
 Progress = Callable[[int, int], None]
@@ -385,7 +387,9 @@ class SearchIndex:
             write_tables()  # a file of no entries
             if progress is not None:
                 progress(done, total)
-            tables_of_index.work_out_for(fresh, done)
+            from mem.index.tables import work_out_for  # writers only: it imports subprocess
+
+            work_out_for(fresh, done)
             # Each file's notes top down, as an update keeps them (entries come bottom up).
             notes_file.write_lines(
                 fresh, [line for path in sorted(notes) for line in notes[path][::-1]]
@@ -459,7 +463,9 @@ class SearchIndex:
         if changed and unrelated > self.reader().doc_count() * RELATED_STALE:
             # Working the related words and central facts out costs ~0.8 s at 10,000 entries:
             # not on every commit, but once a twentieth of the entries are new or changed.
-            tables_of_index.work_out_for(self.folder, self.reader().doc_count())
+            from mem.index.tables import work_out_for
+
+            work_out_for(self.folder, self.reader().doc_count())
             unrelated = 0
         manifest = stamps_of(saved) or {}
         manifest.update(stamps)
@@ -571,7 +577,7 @@ class SearchIndex:
         hidden = self._mask(filters)
         periods = periods_named(terms, ranking.now)
         best = None
-        if limit is not None and len(scores) > PRUNE_FROM:
+        if limit is not None and len(scores) > max(PRUNE_FROM, limit * PRUNE_PER_HIT):
             best = self._best(reader, scores, ranking, periods, limit, hidden, allowed)
         if best is None:
             scored = [

@@ -12,7 +12,6 @@ when it ends; it costs ~50 ms of start-up, against seconds of work.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -48,6 +47,8 @@ def work_out_for(folder: Path, documents: int) -> None:
 def work_out_apart(folder: Path) -> None:
     """work_out, in a fresh interpreter; an OSError there (a full disk) is raised here as one,
     anything else as IndexTablesFailed with its last line."""
+    import subprocess
+
     done = subprocess.run(
         fresh_process.command("mem.index.tables", str(folder)),
         capture_output=True,

@@ -139,6 +139,7 @@ def test_a_search_that_ranks_only_what_may_make_the_limit_finds_what_ranking_all
     ranking = Ranking(now=NOW, half_life_days=DEFAULT_HALF_LIFE_DAYS)
     filters = Filters(viewer="dev", exclude_agents=("qa1",))
     monkeypatch.setattr(search_index, "PRUNE_FROM", 10)
+    monkeypatch.setattr(search_index, "PRUNE_PER_HIT", 1)
     pruned = index.search(query, filters, ranking, limit)
     monkeypatch.setattr(search_index, "PRUNE_FROM", 10**9)
     whole = index.search(query, filters, ranking, limit)
