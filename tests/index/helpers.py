@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import random
+from datetime import UTC, datetime, timedelta
 
 from mem.model import KINDS_BY_CATEGORY, Entry
 
@@ -30,3 +31,54 @@ def indexed(
         archived=name.startswith("archive/"),
     )
     return made, f"{n}:{body}"
+
+
+WORDS = [
+    "login",
+    "redirect",
+    "session",
+    "cookie",
+    "postgres",
+    "migration",
+    "timeout",
+    "flaky",
+    "test",
+    "docker",
+    "build",
+    "cache",
+    "bcrypt",
+    "hash",
+    "deploy",
+    "rollback",
+    "queue",
+    "worker",
+    "retry",
+    "index",
+    "schema",
+    "lock",
+]
+SCORING_NOW = datetime(2026, 11, 23, tzinfo=UTC)
+
+
+def random_lessons(
+    rng: random.Random, path: str, agent: str, count: int, first: int = 0
+) -> list[tuple[Entry, str]]:
+    """`count` lessons of random WORDS, dates, tags, reinforcement and scope, numbered from
+    `first` (as `entry(n)` numbers them), each with a fingerprint of its text."""
+    made = []
+    for n in range(first, first + count):
+        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40)))
+        entry = Entry(
+            id=f"{path.replace('/', '-')}-{n:04d}",
+            agent=agent,
+            category="lessons",
+            kind="lesson",
+            date=SCORING_NOW - timedelta(days=rng.randint(0, 400)),
+            tags=tuple(rng.sample(WORDS, rng.randint(0, 2))),
+            body=body,
+            header=(("kind", "lesson"), ("reinforced", str(rng.randint(0, 5)))),
+            scope=rng.choice(("agent", "agent", "private")),
+            path=path,
+        )
+        made.append((entry, f"{n}:{hash(body)}"))
+    return made

@@ -3,58 +3,14 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from mem.index.search_index import BM25_B, BM25_K1, Filters, Ranking, SearchIndex, bm25f
-from mem.model import DEFAULT_HALF_LIFE_DAYS, Entry
+from mem.model import DEFAULT_HALF_LIFE_DAYS
 
-WORDS = [
-    "login",
-    "redirect",
-    "session",
-    "cookie",
-    "postgres",
-    "migration",
-    "timeout",
-    "flaky",
-    "test",
-    "docker",
-    "build",
-    "cache",
-    "bcrypt",
-    "hash",
-    "deploy",
-    "rollback",
-    "queue",
-    "worker",
-    "retry",
-    "index",
-    "schema",
-    "lock",
-]
-NOW = datetime(2026, 11, 23, tzinfo=UTC)
-
-
-def entries(rng: random.Random, path: str, agent: str, count: int) -> list[tuple[Entry, str]]:
-    made = []
-    for n in range(count):
-        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40)))
-        entry = Entry(
-            id=f"{path.replace('/', '-')}-{n:04d}",
-            agent=agent,
-            category="lessons",
-            kind="lesson",
-            date=NOW - timedelta(days=rng.randint(0, 400)),
-            tags=tuple(rng.sample(WORDS, rng.randint(0, 2))),
-            body=body,
-            header=(("kind", "lesson"), ("reinforced", str(rng.randint(0, 5)))),
-            scope=rng.choice(("agent", "agent", "private")),
-            path=path,
-        )
-        made.append((entry, f"{n}:{hash(body)}"))
-    return made
+from .helpers import SCORING_NOW as NOW
+from .helpers import random_lessons
 
 
 @pytest.fixture(scope="module")
@@ -62,11 +18,11 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     """An index of several segments, with deleted documents in the older ones."""
     rng = random.Random(7)
     index = SearchIndex(tmp_path_factory.mktemp("scoring") / "index")
-    first = entries(rng, "dev/lessons.md", "dev", 400)
+    first = random_lessons(rng, "dev/lessons.md", "dev", 400)
     index.rebuild(first, len(first), {})
     for round_ in range(3):
         path = f"qa{round_}/lessons.md"
-        index.update({path: entries(rng, path, f"qa{round_}", 150)}, {})
+        index.update({path: random_lessons(rng, path, f"qa{round_}", 150)}, {})
         kept = [pair for pair in first if rng.random() > 0.2]  # the rest are deleted
         index.update({"dev/lessons.md": kept}, {})
         first = kept
@@ -152,12 +108,12 @@ def test_a_search_that_ranks_only_what_may_make_the_limit_finds_what_ranking_all
 def test_the_manifest_bounds_reinforcement_as_entries_are_indexed(tmp_path):
     rng = random.Random(5)
     index = SearchIndex(tmp_path / "index")
-    first = entries(rng, "dev/lessons.md", "dev", 30)
+    first = random_lessons(rng, "dev/lessons.md", "dev", 30)
     index.rebuild(first, len(first), {})
     assert index.most_reinforced() == max(entry.reinforced for entry, _ in first) <= 5
     more = [
         (entry._replace(header=(("kind", "lesson"), ("reinforced", "40"))), fingerprint)
-        for entry, fingerprint in entries(rng, "qa/lessons.md", "qa", 3)
+        for entry, fingerprint in random_lessons(rng, "qa/lessons.md", "qa", 3)
     ]
     seen_at_commit: list[int] = []
     writer_of = index._writer

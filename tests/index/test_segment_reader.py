@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import pickle
 import random
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,55 +13,21 @@ import pytest
 from mem.index import blocks
 from mem.index.search_index import BYTE_LENGTHS, SearchIndex, build_schema
 from mem.index.segment_reader import IndexReader, SegmentFormatError, read_int, read_varint
-from mem.model import Entry
 
-from .helpers import NOW
-
-WORDS = [
-    "login",
-    "redirect",
-    "session",
-    "cookie",
-    "postgres",
-    "migration",
-    "timeout",
-    "flaky",
-    "test",
-    "docker",
-    "cache",
-]
-
-
-def entries(rng: random.Random, path: str, count: int, first: int = 0) -> list[tuple[Entry, str]]:
-    agent = path.partition("/")[0]
-    made = []
-    for n in range(first, first + count):
-        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 30)))
-        entry = Entry(
-            id=f"{agent}-{n:05d}",
-            agent=agent,
-            category="lessons",
-            kind="lesson",
-            date=NOW - timedelta(days=rng.randint(0, 400), minutes=rng.randint(0, 999)),
-            tags=tuple(rng.sample(WORDS, rng.randint(0, 2))),
-            body=body,
-            header=(("kind", "lesson"), ("reinforced", str(rng.randint(0, 3)))),
-            scope=rng.choice(("agent", "agent", "private")),
-            path=path,
-        )
-        made.append((entry, f"{n}:{body}"))
-    return made
+from .helpers import random_lessons
 
 
 def several_segments(folder: Path, seed: int) -> SearchIndex:
     """Segments written by a rebuild and by updates, with deleted documents in the older."""
     rng = random.Random(seed)
     index = SearchIndex(folder)
-    first = entries(rng, "dev/lessons.md", rng.randint(1, 200))
+    first = random_lessons(rng, "dev/lessons.md", "dev", rng.randint(1, 200))
     index.rebuild(first, len(first), {})
     for round_ in range(rng.randint(1, 3)):
         path = f"qa{round_}/lessons.md"
-        index.update({path: entries(rng, path, rng.randint(1, 60), first=1000)}, {})
+        index.update(
+            {path: random_lessons(rng, path, f"qa{round_}", rng.randint(1, 60), first=1000)}, {}
+        )
         first = [pair for pair in first if rng.random() > 0.2]  # the rest are deleted
         index.update({"dev/lessons.md": first}, {})
     return index
@@ -157,7 +122,9 @@ def test_it_reads_segments_of_files_of_their_own_and_stored_fields_with_offsets(
     rng = random.Random(3)
     for batch in range(2):
         writer = index.writer(compound=batch == 0)
-        for entry, fingerprint in entries(rng, f"a{batch}/lessons.md", 40, first=batch * 100):
+        for entry, fingerprint in random_lessons(
+            rng, f"a{batch}/lessons.md", f"a{batch}", 40, first=batch * 100
+        ):
             writer.add_document(**to_document(entry, fingerprint))
         writer.commit(merge=False)
     reader = IndexReader(folder)
