@@ -18,3 +18,14 @@ def environment() -> dict[str, str]:
     home = str(Path(__file__).resolve().parent.parent)
     paths = [home, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     return {**os.environ, "PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def os_error_line(error: OSError) -> str:
+    """An OSError as one line a child says and its parent reads back (os_error_of)."""
+    return f"{error.errno or 0} {error.strerror or error}"
+
+
+def os_error_of(line: str) -> OSError:
+    """The OSError a child described with os_error_line, its errno kept (a full disk stays one)."""
+    number, _, message = line.partition(" ")
+    return OSError(int(number) if number.isdigit() else 0, message)

@@ -419,6 +419,8 @@ class SearchIndex:
         thousand costs one document, not a thousand.
         """
         changed = 0
+        saved = self._manifest_data() or {}  # only this process writes it, under the index's lock
+        most = self._most_after(saved, batches)
         if batches:
             writer = self._writer()
             try:
@@ -446,16 +448,12 @@ class SearchIndex:
             except BaseException:
                 writer.cancel()
                 raise
-            saved = self._manifest_data() or {}
-            most = self._most_after(saved, batches)
             if saved and most != saved.get("most_reinforced"):
                 # Searches prune by this bound: raised before the new documents can be read
                 # (the stamps stay as they were: the documents are not in yet).
                 old = stamps_of(saved) or {}
                 self._write_manifest(self.folder, old, unrelated_of(saved), most)
             writer.commit()
-        saved = self._manifest_data() or {}
-        most = self._most_after(saved, batches)
         unrelated = unrelated_of(saved) + changed
         self._forget()
         if batches:
@@ -482,7 +480,7 @@ class SearchIndex:
         manifest has none."""
         most = saved.get("most_reinforced")
         if not isinstance(most, int) or most < 0:
-            reader = IndexReader(self.folder)  # as the writer sees it: this process's may be older
+            reader = IndexReader(self.folder)  # as it stands: this process's may be older
             try:
                 keys = reader.rank_keys()
             finally:
@@ -576,17 +574,16 @@ class SearchIndex:
         allowed = self._filter_docs(filters)
         hidden = self._mask(filters)
         periods = periods_named(terms, ranking.now)
-        best = None
+        chosen = None
         if limit is not None and len(scores) > max(PRUNE_FROM, limit * PRUNE_PER_HIT):
-            best = self._best(reader, scores, ranking, periods, limit, hidden, allowed)
-        if best is None:
+            chosen = self._best(reader, scores, ranking, periods, limit, hidden, allowed)
+        if chosen is None:
             scored = [
                 (docnum, score)
                 for docnum, score in scores.items()
                 if docnum not in hidden and (allowed is None or docnum in allowed)
             ]
-            best = self._rank(reader, scored, ranking, periods, limit)
-        chosen = best
+            chosen = self._rank(reader, scored, ranking, periods, limit)
         # A word only one entry holds has Whoosh's idf log(N/2) + 1: the unit of strength.
         count = reader.doc_count_all()  # as bm25f counts, so the weights compare
         unit = whoosh_idf(max(count, 2), 1)

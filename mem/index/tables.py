@@ -60,8 +60,7 @@ def work_out_apart(folder: Path) -> None:
         return
     last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
     if done.returncode == OS_ERROR:
-        number, _, message = last.partition(" ")
-        raise OSError(int(number) if number.isdigit() else 0, message)
+        raise fresh_process.os_error_of(last)
     raise IndexTablesFailed(
         f"working out the index's related words and central facts failed ({last}); run `mem doctor`"
     )
@@ -74,7 +73,7 @@ def main(argv: list[str]) -> int:
     try:
         work_out(Path(argv[0]))
     except OSError as error:
-        print(f"{error.errno or 0} {error.strerror or error}", file=sys.stderr)
+        print(fresh_process.os_error_line(error), file=sys.stderr)
         return OS_ERROR
     return 0
 

@@ -186,9 +186,9 @@ def index_elsewhere(
 
 def fresh_notes(vault: Path, words: Sequence[str] = ()) -> Iterator[Entry]:
     """Every lesson and warning, newest first (holding one of the lowercase `words`, when
-    given), up to date with the markdown. When no file changed since the index was written they come from the
-    file saved beside it, without opening Whoosh: this runs before every edit and command an
-    agent makes."""
+    given), up to date with the markdown. When no file changed since the index was written
+    they come from the file saved beside it, without opening Whoosh: this runs before every
+    edit and command an agent makes."""
     folder = vault / INDEX_DIR
     known = manifest.stamps_of(manifest.read_data(folder, manifest.version_of(PARSER_VERSION)))
     if known is not None:

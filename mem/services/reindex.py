@@ -64,8 +64,7 @@ def relay(lines: Iterable[str], feedback: Feedback) -> int:
         elif line.startswith((FAILED, OS_ERROR)):
             failure = line
     if failure is not None and failure.startswith(OS_ERROR):
-        number, _, message = failure[len(OS_ERROR) :].partition(" ")
-        raise OSError(int(number) if number.isdigit() else 0, message)
+        raise fresh_process.os_error_of(failure[len(OS_ERROR) :])
     if failure is not None:
         code, _, message = failure[len(FAILED) :].partition(" ")
         raise error_of(code)(message)
@@ -112,7 +111,7 @@ def main(argv: list[str]) -> int:
         say(f"{FAILED}{error.code} " + str(error).replace("\n", " "))
         return 1
     except OSError as error:
-        say(f"{OS_ERROR}{error.errno or 0} {error.strerror or error}")
+        say(OS_ERROR + fresh_process.os_error_line(error))
         return 1
     return 0
 
