@@ -1,5 +1,6 @@
 """How text becomes index terms: identifiers split into their words, and Whoosh's Porter
-stemmer with the step it leaves out."""
+stemmer (mem.index.porter: the same stems, nothing compiled at import) with the step it leaves
+out."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from mem.index.irregular import BASE_OF
+from mem.index.porter import stem as porter
 
 UNDOUBLED = frozenset("bcdfghjkmnpqrtvwx")
 # English function words: Whoosh's own short list plus pronouns, auxiliaries and question words.
@@ -154,8 +156,6 @@ def stem(word: str) -> str:
     Whoosh's Porter never applies that step, so "running" and "run" would not match. An
     irregular form is stemmed as the word it is a form of: "went" as "go".
     """
-    from whoosh.lang.porter import stem as porter
-
     word = BASE_OF.get(word, word)
     stemmed: str = porter(word)
     if (
