@@ -846,34 +846,44 @@ class SearchIndex:
         hidden: frozenset[int],
         allowed: frozenset[int] | None,
     ) -> list[tuple[int, float]] | None:
-        """The best `limit` once ranked, found by ranking only the documents of highest score;
-        None when ranking them all is as quick.
+        """The best `limit` once ranked, found by ranking only the documents whose score can
+        still reach them; None when that is most of them (ranking them all is as quick).
 
         Ranking multiplies a score by at most the largest reinforcement boost any entry has
-        (decay only lowers it) and the period boost. Rank the documents of highest score: when
-        the lowest score among them, times that largest factor, falls short of the `limit`-th
-        best they rank to, no other document can reach it, and those are the best of all; else
-        take four times as many and look again. At 100,000 entries a common word matches
-        ~40,000 documents, of which a few hundred are ranked."""
+        (decay only lowers it) and the period boost: `factor`. So a document whose score times
+        `factor` falls short of the `limit`-th best ranked so far can be in no best `limit`.
+        Rank the documents of highest score first, then the others in order of score, a
+        growing batch at a time, until the next one's score is below that bar. At 100,000
+        entries a common word matches ~40,000 documents, of which a few hundred are ranked."""
         most = 1.0 + REINFORCED_BOOST * math.log1p(self.most_reinforced())
         factor = most * (PERIOD_BOOST if periods else 1.0) * (1 + 1e-9)  # rounding's margin
-        values = sorted(scores.values(), reverse=True)
-        size = limit * PRUNE_SAMPLE
-        while size < len(values) // 2:
-            least = values[size - 1]
-            visible = [
+
+        def visible(above: list[tuple[int, float]]) -> list[tuple[int, float]]:
+            return [
                 (docnum, score)
-                for docnum, score in scores.items()
-                if score >= least
-                and docnum not in hidden
-                and (allowed is None or docnum in allowed)
+                for docnum, score in above
+                if docnum not in hidden and (allowed is None or docnum in allowed)
             ]
-            if len(visible) >= limit:
-                ranked = self._rank(reader, visible, ranking, periods, limit)
-                if least * factor < ranked[-1][1]:
-                    return ranked  # every document left out scores below `least`
-            size *= PRUNE_SAMPLE
-        return None
+
+        least = heapq.nlargest(limit * PRUNE_SAMPLE, scores.values())[-1]
+        first = visible([(docnum, score) for docnum, score in scores.items() if score >= least])
+        if len(first) < limit:
+            return None  # most of the best are hidden: rank them all
+        ranked = self._rank(reader, first, ranking, periods, limit)
+        bar = ranked[-1][1] / factor  # what a document must score to reach the best `limit`
+        if bar >= least:
+            return ranked  # every document left out scores below `least`
+        rest = visible([pair for pair in scores.items() if bar <= pair[1] < least])
+        if len(rest) > len(scores) // 2:
+            return None
+        rest.sort(key=lambda pair: pair[1], reverse=True)
+        start, size = 0, len(first)
+        while start < len(rest) and rest[start][1] >= bar:
+            batch = self._rank(reader, rest[start : start + size], ranking, periods, limit)
+            ranked = sorted(ranked + batch, key=lambda pair: (-pair[1], pair[0]))[:limit]
+            bar = ranked[-1][1] / factor
+            start, size = start + size, size * 2
+        return ranked
 
     def most_reinforced(self) -> int:
         """The highest reinforcement any indexed entry may have (the manifest keeps a bound

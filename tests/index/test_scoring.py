@@ -96,10 +96,22 @@ def test_a_search_that_ranks_only_what_may_make_the_limit_finds_what_ranking_all
     filters = Filters(viewer="dev", exclude_agents=("qa1",))
     monkeypatch.setattr(search_index, "PRUNE_FROM", 10)
     monkeypatch.setattr(search_index, "PRUNE_PER_HIT", 1)
+    ranked: list[int] = []  # how many documents each ranking was given
+    rank = SearchIndex._rank
+    monkeypatch.setattr(
+        SearchIndex,
+        "_rank",
+        lambda self, r, scored, *a: ranked.append(len(scored)) or rank(self, r, scored, *a),
+    )
     pruned = index.search(query, filters, ranking, limit)
+    monkeypatch.setattr(SearchIndex, "_rank", rank)
     monkeypatch.setattr(search_index, "PRUNE_FROM", 10**9)
     whole = index.search(query, filters, ranking, limit)
     assert len(whole) == limit
+    matched = len(index.search(query, filters, ranking, None))
+    if limit == 1 and "May" not in query:  # it pruned: the last ranking had fewer than all
+        # (a period doubles what any score may become: at this size nothing can be left out)
+        assert ranked and ranked[-1] < matched
     assert [(hit.entry.id, hit.score) for hit in pruned] == [
         (hit.entry.id, hit.score) for hit in whole
     ]
