@@ -6,11 +6,15 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # typing itself is not imported: `mem --help` never needs it
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 
 def main() -> None:
     code = quick(sys.argv[1:])
     if code is not None:
-        raise SystemExit(code)
+        leave(code)
     from mem.cli.app import main as typer_main
 
     try:
@@ -52,6 +56,24 @@ def quick(arguments: list[str]) -> int | None:
         quiet_stdout()
         return 1
     return None
+
+
+def leave(code: int) -> NoReturn:
+    """End a quick command now that its output is written: run what was registered to run at
+    exit (a temporary index copy's removal), then skip the interpreter's teardown. Freeing
+    every module, the index's maps and the search's dicts one object at a time is ~9 ms of a
+    ~70 ms search, and nothing of mem's waits on it: every file it writes is closed (and
+    renamed into place) before the command returns."""
+    import atexit
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_stdout()
+        code = code or 1
+    sys.stderr.flush()
+    atexit._run_exitfuncs()
+    os._exit(code)
 
 
 def quiet_stdout() -> None:

@@ -254,11 +254,12 @@ def test_mcp_with_a_bad_agent_name_fails_before_serving(run_mem, tmp_path):
 @pytest.mark.parametrize("command", [["--help"], ["search", "x"], ["recall"], ["mcp"]])
 def test_no_command_imports_the_sdk_or_pydantic(run_mem, vault, command):
     probe = (
-        "import runpy, sys; sys.argv = ['mem', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('mem', run_name='__main__')\n"
-        "except SystemExit:\n    pass\n"
-        "heavy = {'mcp', 'pydantic'} & set(sys.modules)\n"
-        "print(f'imported {heavy}' if heavy else 'clean', file=sys.stderr)\n"
+        "import atexit, runpy, sys; sys.argv = ['mem', *sys.argv[1:]]\n"
+        "def report():\n"
+        "    heavy = {'mcp', 'pydantic'} & set(sys.modules)\n"
+        "    print(f'imported {heavy}' if heavy else 'clean', file=sys.stderr)\n"
+        "atexit.register(report)\n"  # a quick command ends at once, after running these
+        "runpy.run_module('mem', run_name='__main__')\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe, *command],

@@ -28,15 +28,15 @@ def test_a_plain_recall_or_search_loads_none_of_the_slow_modules(vault, mem, arg
     ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions", "-a", "dev"))
     ok(mem("search", "redis"))
     code = (
-        "import sys\n"
+        "import atexit, sys\n"
         "from mem.cli.main import main\n"
         f"sys.argv = ['mem', '--vault', {str(vault)!r}, *{args!r}]\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as stop:\n"
-        "    assert stop.code == 0, stop.code\n"
-        f"loaded = sorted({SLOW_MODULES!r} & set(sys.modules))\n"
-        "sys.stderr.write(f'loaded: {loaded}')\n"
+        # mem ends a quick command without the interpreter's teardown, after running what
+        # was registered to run at exit: so is this report.
+        f"slow = {SLOW_MODULES!r}\n"
+        "report = lambda: sys.stderr.write('loaded: ' + str(sorted(slow & set(sys.modules))))\n"
+        "atexit.register(report)\n"
+        "main()\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
@@ -211,3 +211,22 @@ def test_the_fast_grammar_knows_exactly_the_options_typer_declares(name):
     # A number Typer bounds is bounded the same here (the quick path hands others to Typer).
     for opt, minimum in least.items():
         assert grammar.numbers[grammar.values[opt]] == minimum, opt
+
+
+def test_a_quick_command_ends_with_its_code_output_and_exit_functions(tmp_path):
+    # leave() skips the interpreter's teardown, not what was registered to run at exit
+    # (a read-only vault's temporary index copy is removed so) nor unflushed output.
+    ran = tmp_path / "ran"
+    code = (
+        "import atexit, sys\n"
+        "from mem.cli.main import leave\n"
+        f"atexit.register(lambda: open({str(ran)!r}, 'w').write('yes'))\n"
+        "sys.stdout.write('answer')\n"
+        "sys.stderr.write('notice')\n"
+        "leave(3)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (3, "answer", "notice")
+    assert ran.read_text() == "yes"
