@@ -25,6 +25,9 @@ METRICS = {
     "first --all search": 2_000.0,
     "recall before compact": 60.0,
     "recall after compact": 60.0,
+    "mem search, compacted": 50.0,
+    "hook PreToolUse, compacted": 40.0,
+    "edit + search, compacted": 100.0,
 }
 
 
@@ -42,9 +45,23 @@ def test_growth_is_shown_and_a_goal_missed_at_a_large_size_fails_its_row():
     goals = {row.check: row for row in rows if row.ok is not None}
     assert goals["mem search / python -c pass at 10k"].ok is False  # 10× > 6×
     assert goals["PreToolUse / python -c pass at 10k"].ok is False  # 8× > 5×
+    assert goals["compacted: search / python -c pass at 10k"].ok is False
+    compacted = next(row for row in rows if row.check == "compacted: mem search / python -c pass")
+    assert compacted.measured == "1k 5.0× · 10k 10.0×"
     assert goals["full rebuild at 10k"].ok is True  # 18 s ≤ 30 s
     assert goals["peak memory of a command at 10k"].ok is True
     assert not any(row.check.endswith("at 1k") for row in rows)  # goals hold from 10,000 up
+
+
+def test_past_10k_the_ratio_goals_hold_for_the_compacted_vault_alone():
+    rows = scale.rows_of(
+        results(10_000) + results(100_000, slower=2.0), {10_000: 40.0, 100_000: 90.0}
+    )
+    goals = {row.check: row for row in rows if row.ok is not None}
+    assert goals["mem search / python -c pass at 10k"].ok is True
+    assert "mem search / python -c pass at 100k" not in goals  # shown as growth, not checked
+    assert goals["compacted: search / python -c pass at 100k"].ok is False  # 10× > 6×
+    assert goals["compacted: recall / python -c pass at 100k"].ok is False
 
 
 def test_a_small_run_checks_no_goal():
