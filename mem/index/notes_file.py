@@ -29,8 +29,10 @@ ByPath = dict[str, list[Entry]]
 
 
 def is_note(entry: Entry) -> bool:
-    """An entry a tool call may need: a lesson, or a warning of any category."""
-    return entry.category == "lessons" or entry.kind == "warning"
+    """An entry a tool call may need: a lesson, or a warning of any category, in a hot file.
+    The archive's are left out: no tool call is shown one, and after a year they are most of
+    the vault's notes, which every lookup would read."""
+    return not entry.archived and (entry.category == "lessons" or entry.kind == "warning")
 
 
 def line_of(entry: Entry) -> str:

@@ -508,10 +508,10 @@ class SearchIndex:
         return notes_file.by_path(to_entry(reader.stored_fields(docnum)) for docnum in sorted(docs))
 
     def notes(self, words: Sequence[str] = ()) -> Iterator[Entry]:
-        """Every lesson and warning, newest first (archived, superseded and private ones too;
-        given lowercase `words`, only those that hold one), from the file the writer keeps
-        beside the index. Should that file be damaged, from the index (the next write mends
-        it)."""
+        """Every lesson and warning of the hot files, newest first (superseded and private
+        ones too; given lowercase `words`, only those that hold one), from the file the writer
+        keeps beside the index. Should that file be damaged, from the index (the next write
+        mends it)."""
         saved = notes_file.saved(self.folder, words)
         if saved is not None:
             return saved

@@ -35,6 +35,17 @@ def test_only_lessons_and_warnings_are_kept_and_read_back_as_they_were(tmp_path)
     assert read["dev/lessons.md"][0].is_superseded
 
 
+def test_the_archives_notes_are_left_out(tmp_path):
+    # No tool call is shown an archived note, and after a year most notes are archived: the
+    # lookup before every tool call would read them all for nothing.
+    hot = entry("l1", "login.py needs a restart")
+    archived = entry("l2", "login.py used to need a restart")._replace(
+        path="dev/archive/lessons.md", archived=True
+    )
+    notes_file.write(tmp_path, notes_file.by_path([hot, archived]))
+    assert [note.id for note in notes_file.saved(tmp_path, ["login.py"]) or []] == ["l1"]
+
+
 def test_words_pick_the_lines_that_hold_them(tmp_path):
     notes_file.write(tmp_path, notes_file.by_path([entry("l1", 'a "quoted.py"'), entry("l2", "b")]))
     lines = notes_file.read_lines(tmp_path)
