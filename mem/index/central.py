@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,7 +45,9 @@ def compute(reader: IndexReader, field: str = "content") -> list[tuple[str, str]
     count = reader.doc_count()
     if not count:
         return []
-    facts = set(reader.ids("category", "facts"))
+    # Every entry says what the vault is about, but only the hot files' facts are listed: no
+    # Knowledge section shows an archived one, and after a year they are most of them.
+    facts = set(reader.ids("category", "facts")) - set(reader.ids("archived", "yes"))
     live = set(reader.all_doc_ids()) if reader.has_deletions() else None
     # Each entry's squared tf-idf length, word by word (in a list by document number: a dict
     # of 100,000 entries cost seconds of a rebuild); then its cosine with all the others.
@@ -94,15 +97,16 @@ class Table:
     """The saved order: the date of the newest entry when it was worked out, and each agent's
     facts, most central first."""
 
-    def __init__(self, text: str, newest: int) -> None:
+    def __init__(self, text: str, newest: int, rows_at: int) -> None:
         self.text = text
         self.newest = newest
+        self.rows_at = rows_at  # where the rows start, below the header and the date line
         self._places: dict[str, dict[str, int]] = {}
 
     def ids(self, agent: str) -> Iterator[str]:
         """`agent`'s facts, most central first."""
         prefix = f"\n{agent}\t"
-        start = self.text.find(prefix)
+        start = self.text.find(prefix, self.rows_at - 1)
         while start >= 0:
             end = self.text.find("\n", start + 1)
             end = len(self.text) if end < 0 else end
@@ -111,12 +115,13 @@ class Table:
 
     def place(self, agent: str, entry_id: str) -> int:
         """Where the fact stands in the agent's order (lower is more central), or -1 if it is
-        not in. The agent's order is read once: a recall asks for hundreds of facts."""
+        not in. The agent's order is read once, by one regular expression over the rows: a
+        recall asks for hundreds of facts, and an agent may have thousands."""
         if agent not in self._places:
-            places: dict[str, int] = {}
-            for n, found in enumerate(self.ids(agent)):
-                places.setdefault(found, n)  # an id listed twice stands where it comes first
-            self._places[agent] = places
+            rows = re.compile(f"^{re.escape(agent)}\t(.*)$", re.MULTILINE)
+            found = rows.findall(self.text, self.rows_at)
+            # An id listed twice stands where it comes first: the first place is set last.
+            self._places[agent] = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
         return self._places[agent].get(entry_id, -1)
 
 
@@ -131,6 +136,6 @@ def read(folder: Path) -> Table | None:
     if head != HEADER or not stamp.startswith(STAMP):
         return None  # another version's file is ignored, not misread: it is rewritten anyway
     try:
-        return Table(text, int(stamp[len(STAMP) :]))
+        return Table(text, int(stamp[len(STAMP) :]), len(head) + len(stamp) + 2)
     except ValueError:
         return None

@@ -102,3 +102,23 @@ def test_few_or_many_facts_to_order_come_in_the_same_order(tmp_path):
     for limit in (1, 2, 5):
         assert ids(index.standing_facts(FACTS, limit)) == every[:limit]
     assert every[0] in {made.id for made, _ in facts if "ran" in made.body}
+
+
+def test_the_archives_facts_are_not_listed_and_an_agent_named_like_the_date_line_reads_right(
+    tmp_path,
+):
+    archived = entry(
+        30, "Every deploy ran the staging migrations first.", NOW, "dev/archive/facts.md"
+    )
+    index = build(tmp_path, LESSONS + [CENTRAL, ASIDE, archived])
+    table = central.read(index.folder)
+    assert table is not None
+    assert list(table.ids("dev")) == ["e020", "e021"]  # the archived fact is not listed
+    assert table.place("dev", "e030") == -1
+    # The date line starts "newest\t": an agent of that name has no facts in it.
+    text = f"{central.HEADER}\n{central.STAMP}5\nnewest\ta1\ndev\tb1\nnewest\ta2\nnewest\ta1\n"
+    (index.folder / central.CENTRAL_FILE).write_text(text, encoding="utf-8")
+    table = central.read(index.folder)
+    assert table is not None and table.newest == 5
+    assert list(table.ids("newest")) == ["a1", "a2", "a1"]
+    assert [table.place("newest", i) for i in ("a1", "a2", "b1")] == [0, 1, -1]  # first place
