@@ -481,7 +481,8 @@ class IndexReader:
             self.close()
             raise SegmentFormatError(f"the index cannot be read: {error!r}") from error
         self._count = offset
-        self._rank: list[int] | None = None
+        # Every document's rank key once read, shared with the views of this reader.
+        self._rank: list[array[int]] = []
         # The segments whose postings are read: all of them, or (without_archive) those that
         # hold a live entry. Counts and statistics are always the whole index's.
         self.scanned = self.leaves
@@ -541,18 +542,19 @@ class IndexReader:
                 return leaf, offset
         raise IndexError(f"no document {docnum} in the index")
 
-    def rank_keys(self) -> list[int]:
-        """Every document's rank key, by document number."""
-        if self._rank is None:
-            keys: list[int] = []
+    def rank_keys(self) -> array[int]:
+        """Every document's rank key, by document number: the segments' columns joined as
+        machine integers (at 100,000 entries, a list of Python ints cost ~3 ms to make)."""
+        if not self._rank:
+            keys = array("q")
             for leaf, _ in self.leaves:
                 keys.extend(leaf.rank_keys())
-            self._rank = keys
-        return self._rank
+            self._rank.append(keys)
+        return self._rank[0]
 
     def rank_key(self, docnum: int) -> int:
-        if self._rank is not None:
-            return self._rank[docnum]
+        if self._rank:
+            return self._rank[0][docnum]
         leaf, offset = self._leaf_of(docnum)
         docnum -= offset
         if not leaf.files.has(".rank.col"):

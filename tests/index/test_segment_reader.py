@@ -63,7 +63,7 @@ def assert_reads_as_whoosh(folder: Path) -> None:
             assert ours.stored_fields(docnum) == theirs.stored_fields(docnum)
             assert keys[docnum] == rank[docnum]
         fresh = IndexReader(folder)  # one key at a time, before reading them all
-        assert [fresh.rank_key(d) for d in range(len(keys))] == keys
+        assert [fresh.rank_key(d) for d in range(len(keys))] == list(keys)
         for field, prefix in (("id", ""), ("id", "dev-000"), ("id", "qa"), ("agent", "q")):
             expected = [text.decode("utf-8") for text in theirs.expand_prefix(field, prefix)]
             assert ours.texts(field, prefix) == sorted(set(expected))
