@@ -121,7 +121,8 @@ class Table:
             rows = re.compile(f"^{re.escape(agent)}\t(.*)$", re.MULTILINE)
             found = rows.findall(self.text, self.rows_at)
             # An id listed twice stands where it comes first: the first place is set last.
-            self._places[agent] = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
+            places = zip(reversed(found), range(len(found) - 1, -1, -1), strict=True)
+            self._places[agent] = dict(places)
         return self._places[agent].get(entry_id, -1)
 
 

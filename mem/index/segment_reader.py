@@ -45,7 +45,7 @@ LONG = struct.Struct("!q")
 USHORT = struct.Struct("!H")
 LENGTHS = struct.Struct("!ii")  # a hash file item: key length, value length
 POINTER = struct.Struct("!Iq")  # a hash slot: key hash, item position
-DIRECTORY_ENTRY = struct.Struct("!qi")
+DIRECTORY = struct.Struct("!" + "qi" * HASH_DIRECTORY)  # the whole directory, before the extras
 TERM_INFO = struct.Struct("!BfIBBfII")  # flags, weight, doc frequency, lengths, weight, ids
 ORDER_TYPES = {"B": "!B", "H": "!H", "i": "!i", "I": "!I", "q": "!q"}
 
@@ -238,11 +238,9 @@ class Terms:
         self.order = struct.Struct(order)
         self.order_count = int(extras["indexlen"])
         self.order_at = end - self.order_count * self.order.size
-        directory_at = extras_at - HASH_DIRECTORY * DIRECTORY_ENTRY.size
-        self.tables = [
-            DIRECTORY_ENTRY.unpack_from(buffer, directory_at + n * DIRECTORY_ENTRY.size)
-            for n in range(HASH_DIRECTORY)
-        ]
+        # The 256 (position, slots) entries in one call: a search opens every segment.
+        flat = DIRECTORY.unpack_from(buffer, extras_at - DIRECTORY.size)
+        self.tables = list(zip(flat[0::2], flat[1::2], strict=True))
         self.end_of_data = self.tables[0][0]
         self.md5 = md5_function()
 
