@@ -424,10 +424,15 @@ class SearchIndex:
         if batches:
             writer = self._writer()
             try:
-                # The documents as the writer numbers them: it read the same table of contents,
-                # and no other writer can commit while it holds the lock. (Its own searcher
-                # would import whoosh.searching and the query modules: ~20 ms of every edit.)
-                reader = IndexReader(self.folder)
+                # The documents as the writer numbers them: this process's reader if it read
+                # the segments the writer starts from (no other writer can commit while it
+                # holds the lock), else one that reads them now. (The writer's own
+                # searcher would import whoosh.searching and the query modules: ~20 ms.)
+                current = self._reader
+                if current is not None and current.segment_states() == segments_of(writer):
+                    reader = current
+                else:
+                    reader = IndexReader(self.folder)
                 try:
                     for path, batch in batches.items():
                         if isinstance(batch, list):
@@ -439,7 +444,8 @@ class SearchIndex:
                         # entries at 100,000) is no reason to work them out again.
                         changed += 0 if is_archive_path(path) else done
                 finally:
-                    reader.close()
+                    if reader is not current:
+                        reader.close()
                 # The tables before the documents: a table names the bytes it was made from,
                 # and until the manifest names the same ones it is not trusted; one left from
                 # before, next to documents of the new bytes, would be (see chunk_table.py).
@@ -465,12 +471,12 @@ class SearchIndex:
 
             work_out_for(self.folder, self.reader().doc_count())
             unrelated = 0
+            self._forget()  # the related words were read before: read them anew
         manifest = stamps_of(saved) or {}
         manifest.update(stamps)
         for path in removed:
             manifest.pop(path, None)
         self._write_manifest(self.folder, manifest, unrelated, most)
-        self._forget()
 
     def _most_after(
         self, saved: Mapping[str, Any], batches: Mapping[str, list[Indexed] | Patch]
@@ -1034,6 +1040,14 @@ def term_scores(
             denominators = map(operator.add, weights, map(norms.__getitem__, lengths_of))
             numerators = map(operator.mul, weights, repeat(top))
             yield ids, list(map(operator.truediv, numerators, denominators))
+
+
+def segments_of(writer: Any) -> list[tuple[str, int, frozenset[int]]]:
+    """The segments a Whoosh writer starts from, as IndexReader.segment_states gives them."""
+    return [
+        (segment.segment_id(), segment.doc_count_all(), frozenset(segment.deleted_docs()))
+        for segment in writer.segments
+    ]
 
 
 def patch_file(writer: Any, reader: IndexReader, path: str, patch: Patch) -> int:

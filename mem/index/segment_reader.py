@@ -500,6 +500,11 @@ class IndexReader:
             leaf.close()
         self.leaves = self.scanned = []
 
+    def segment_states(self) -> list[tuple[str, int, frozenset[int]]]:
+        """Each segment's name (random: a rebuild's are new), size and deleted documents: two
+        readers with the same number every document alike."""
+        return [(leaf.segment.name, leaf.doc_count_all, leaf.deleted) for leaf, _ in self.leaves]
+
     def leaf_readers(self) -> list[tuple[Leaf, int]]:
         """The segments whose postings are read, each with its first document's number."""
         return self.scanned
