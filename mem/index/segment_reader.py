@@ -26,6 +26,7 @@ import struct
 import sys
 import zlib
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 from pathlib import Path
@@ -341,6 +342,7 @@ class Leaf:
         self.segment = segment
         self.doc_count_all = segment.doc_count
         self.deleted = segment.deleted
+        self.deleted_in_order = sorted(segment.deleted)
         self.files = Files(folder, segment)
         self.terms = Terms(self.files.open(".trm"))
         self.postings_file = self.files.open(".pst")
@@ -377,7 +379,7 @@ class Leaf:
         if view.get(where, 4) != POSTINGS_MAGIC:
             raise SegmentFormatError("a postings list of the index does not start as one")
         position = where + 4
-        deleted = self.deleted
+        deleted, ordered = self.deleted, self.deleted_in_order
         while True:
             length = view.int_at(position)
             info_at = position + 4
@@ -389,12 +391,14 @@ class Leaf:
             documents = list(accumulate(ids))
             if weights is None:
                 weights = 1.0
-            if deleted:
+            # Most blocks hold no deleted document: tell by the block's range (its documents
+            # are in order) before looking at each one.
+            first = bisect_left(ordered, documents[0]) if ordered and documents else len(ordered)
+            if first < len(ordered) and ordered[first] <= documents[-1]:
                 kept = [n for n, docnum in enumerate(documents) if docnum not in deleted]
-                if len(kept) < len(documents):
-                    documents = [documents[n] for n in kept]
-                    if not isinstance(weights, float):
-                        weights = [weights[n] for n in kept]
+                documents = [documents[n] for n in kept]
+                if not isinstance(weights, float):
+                    weights = [weights[n] for n in kept]
             yield documents, weights
             if length < 0:
                 return
