@@ -47,6 +47,22 @@ def postings(index: SearchIndex) -> dict:
     return found
 
 
+def segment_files(index: SearchIndex) -> dict:
+    """Each segment's files, byte for byte, named without the segment's random id: block
+    headers hold each block's shortest and longest document, which the lengths give."""
+    whoosh_index = index.open()
+    found = {}
+    for segment in whoosh_index._segments():
+        storage = whoosh_index.storage
+        if segment.is_compound():
+            storage = segment.open_compound_file(storage)
+        for name in storage.list():
+            if segment.segid in name:
+                with storage.open_file(name) as stream:
+                    found[name.replace(segment.segid, "*")] = stream.read()
+    return found
+
+
 def build(folder, monkeypatch, compact: bool) -> SearchIndex:
     if not compact:
         monkeypatch.setattr(posting_pool, "install", lambda writer: writer)
@@ -68,6 +84,7 @@ def test_the_compact_pool_writes_what_whooshs_pool_writes(tmp_path, monkeypatch)
     with monkeypatch.context() as patched:
         whoosh = build(tmp_path / "whoosh", patched, compact=False)
     assert postings(compact) == postings(whoosh)
+    assert segment_files(compact) == segment_files(whoosh)
     assert compact.reader().doc_count() == whoosh.reader().doc_count() == 120 + 6 * 40
     assert len(compact.reader().leaf_readers()) == 1
 
