@@ -10,7 +10,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from itertools import repeat
+from itertools import compress, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -713,9 +713,11 @@ class SearchIndex:
             # The newest `limit` and their ties by date, picked by the packed keys (the date is
             # their high bits) before any key is worked out: recall asks this of an agent's
             # whole category, ~10,000 documents at 100,000 entries.
-            newest = heapq.nlargest(limit, docs, key=packed.__getitem__)
-            least = (packed[newest[-1]] >> SECONDS_SHIFT) << SECONDS_SHIFT
-            docs = [d for d in docs if packed[d] >= least]
+            # Every step below iterates in C: a sort of the keys, then `compress`.
+            keys = list(map(packed.__getitem__, docs))
+            cut = sorted(keys, reverse=True)[limit - 1]
+            least = (cut >> SECONDS_SHIFT) << SECONDS_SHIFT
+            docs = list(compress(docs, map(least.__le__, keys)))
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":
             keys = {
@@ -914,15 +916,18 @@ class SearchIndex:
         half_lives = [ranking.half_life_days.get(kind) for kind in KIND_CODES] + [None] * 32
         boosts = [1.0 + REINFORCED_BOOST * math.log1p(times) for times in range(64)]
         ranked = []
+        decay, floor = ranking.decay, ranking.floor
+        above = 1 - floor
         # RankKey.unpack, inlined: this loop runs once per match of every search.
         for docnum, score in scored:
             key = packed[docnum]
             times = (key >> REINFORCED_SHIFT) & REINFORCED_MAX
             factor = boosts[times] if times < 64 else 1.0 + REINFORCED_BOOST * math.log1p(times)
             half_life = half_lives[(key >> KIND_SHIFT) & KIND_MASK]
-            if ranking.decay and half_life and not key & 1:
-                age_days = max(0.0, now - (key >> SECONDS_SHIFT)) / SECONDS_PER_DAY
-                factor *= ranking.floor + (1 - ranking.floor) * 0.5 ** (age_days / half_life)
+            if decay and half_life and not key & 1:
+                age = now - (key >> SECONDS_SHIFT)
+                age_days = (age if age > 0.0 else 0.0) / SECONDS_PER_DAY
+                factor *= floor + above * 0.5 ** (age_days / half_life)
             if periods and any(period.holds(key >> SECONDS_SHIFT) for period in periods):
                 factor *= PERIOD_BOOST
             ranked.append((-score * factor, docnum))
