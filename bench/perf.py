@@ -479,6 +479,18 @@ def run_checked(
     return elapsed
 
 
+def edit_event(path: str) -> bytes:
+    """A PreToolUse hook event of Claude Code: an Edit of `path`."""
+    return json.dumps(
+        {
+            "session_id": "perf",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"},
+        }
+    ).encode()
+
+
 def summarize(n: int, metric: str, seconds: list[float], floor_ms: float | None) -> Result:
     median = statistics.median(seconds) * MS
     return Result(
@@ -528,14 +540,7 @@ def measure_size(
         {"session_id": "perf", "hook_event_name": "SessionStart", "source": "startup"}
     ).encode()
     edited = str(folder / FILES[0])
-    pre_tool_use = json.dumps(
-        {
-            "session_id": "perf",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Edit",
-            "tool_input": {"file_path": edited, "old_string": "a", "new_string": "b"},
-        }
-    ).encode()
+    pre_tool_use = edit_event(edited)
 
     # Warm-up: writes the .pyc files and builds the index, so the timed runs start warm.
     for command in (python, helps, search(QUERIES[0]), search(QUERIES[1]), recall(0)):
@@ -590,7 +595,7 @@ def measure_size(
     # included"): what compaction keeps live in the hot files, the rest in their archives.
     # Recall on it and on the original in turn; then search and the PreToolUse hook on it.
     hook_on_copy = [*mem, "--vault", str(moved), "hook", "claude-code", "--agent", "dev"]
-    pre_tool_on_copy = pre_tool_use.replace(edited.encode(), str(compacted / FILES[0]).encode())
+    pre_tool_on_copy = edit_event(str(compacted / FILES[0]))
     run_checked(hook_on_copy, env, compacted, pre_tool_on_copy)
     before, after, searched, pre_tool = [], [], [], []
     for run in range(args.runs):

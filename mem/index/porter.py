@@ -115,7 +115,8 @@ def _ends_cvc(word: str) -> bool:
 
 
 def stem(w: str) -> str:
-    """The word as whoosh.lang.porter.stem would give it."""
+    """The word as whoosh.lang.porter.stem would give it. (Not for text holding a newline,
+    where Whoosh's `.` and `$` behave apart: no token of mem's analysis holds one.)"""
     if len(w) < 3:
         return w
     first_is_y = w[0] == "y"

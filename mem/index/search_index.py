@@ -714,10 +714,10 @@ class SearchIndex:
             # their high bits) before any key is worked out: recall asks this of an agent's
             # whole category, ~10,000 documents at 100,000 entries.
             # Every step below iterates in C: a sort of the keys, then `compress`.
-            keys = list(map(packed.__getitem__, docs))
-            cut = sorted(keys, reverse=True)[limit - 1]
-            least = (cut >> SECONDS_SHIFT) << SECONDS_SHIFT
-            docs = list(compress(docs, map(least.__le__, keys)))
+            dated = list(map(packed.__getitem__, docs))
+            newest = sorted(dated, reverse=True)[limit - 1]
+            least = (newest >> SECONDS_SHIFT) << SECONDS_SHIFT
+            docs = list(compress(docs, map(least.__le__, dated)))
         keys: dict[int, tuple[int, ...]]
         if by == "reinforced":
             keys = {
@@ -925,8 +925,7 @@ class SearchIndex:
             factor = boosts[times] if times < 64 else 1.0 + REINFORCED_BOOST * math.log1p(times)
             half_life = half_lives[(key >> KIND_SHIFT) & KIND_MASK]
             if decay and half_life and not key & 1:
-                age = now - (key >> SECONDS_SHIFT)
-                age_days = (age if age > 0.0 else 0.0) / SECONDS_PER_DAY
+                age_days = max(0.0, now - (key >> SECONDS_SHIFT)) / SECONDS_PER_DAY
                 factor *= floor + above * 0.5 ** (age_days / half_life)
             if periods and any(period.holds(key >> SECONDS_SHIFT) for period in periods):
                 factor *= PERIOD_BOOST

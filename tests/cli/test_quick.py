@@ -214,19 +214,27 @@ def test_the_fast_grammar_knows_exactly_the_options_typer_declares(name):
 
 
 def test_a_quick_command_ends_with_its_code_output_and_exit_functions(tmp_path):
-    # leave() skips the interpreter's teardown, not what was registered to run at exit
-    # (a read-only vault's temporary index copy is removed so) nor unflushed output.
+    # leave() skips the interpreter's teardown, not what was registered to run at exit (a
+    # read-only vault's temporary index copy is removed so), nor output, even output written
+    # by an exit function into a buffered stream (no PYTHONUNBUFFERED, as in a plain shell).
     ran = tmp_path / "ran"
     code = (
         "import atexit, sys\n"
         "from mem.cli.main import leave\n"
         f"atexit.register(lambda: open({str(ran)!r}, 'w').write('yes'))\n"
+        "atexit.register(lambda: (sys.stdout.write(' at exit'), sys.stderr.write(' too')))\n"
         "sys.stdout.write('answer')\n"
         "sys.stderr.write('notice')\n"
         "leave(3)\n"
     )
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=environment,
     )
-    assert (done.returncode, done.stdout, done.stderr) == (3, "answer", "notice")
+    assert (done.returncode, done.stdout, done.stderr) == (3, "answer at exit", "notice too")
     assert ran.read_text() == "yes"
