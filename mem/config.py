@@ -237,6 +237,12 @@ def save_cached_config(cache: Path, stamp: list[int], table: dict[str, Any]) -> 
     if json.loads(text) != saved:
         return  # nor one it reads back otherwise
     temp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+    # A writer killed between its write and its rename left its temp file, which nothing else
+    # in `.mem/` would remove: take it away. One of a writer still at work goes too, and that
+    # writer keeps no copy this time (its rename fails): a cache only.
+    for left in cache.parent.glob(f".{cache.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            left.unlink()
     try:
         temp.write_text(text, encoding="utf-8")
         os.replace(temp, cache)

@@ -27,6 +27,15 @@ def test_an_unchanged_file_is_read_from_what_was_kept(vault):
     assert read_config(vault)["recall"]["budget"] == 7
 
 
+def test_a_temp_file_a_killed_writer_left_is_removed_by_the_next_write(vault):
+    left = vault / ".mem" / ".config.json.4242.tmp"  # killed between its write and its rename
+    left.write_text("{")
+    read_config(vault)
+    assert not left.exists()
+    assert json.loads((vault / CONFIG_CACHE).read_text())["config"]["default_agent"] == "dev"
+    assert sorted(path.name for path in (vault / ".mem").iterdir()) == ["config.json"]
+
+
 def test_a_changed_file_is_read_again(vault):
     read_config(vault)
     toml = vault / "mem.toml"
