@@ -12,6 +12,11 @@ if TYPE_CHECKING:
 
 
 def main() -> None:
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            # Closed by whoever started mem (`mem search x >&-`): Python leaves None there,
+            # which every print would trip on. Write nowhere instead; the work is still done.
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     code = quick(sys.argv[1:])
     if code is not None:
         leave(code)

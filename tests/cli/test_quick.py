@@ -238,3 +238,19 @@ def test_a_quick_command_ends_with_its_code_output_and_exit_functions(tmp_path):
     )
     assert (done.returncode, done.stdout, done.stderr) == (3, "answer at exit", "notice too")
     assert ran.read_text() == "yes"
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&-"])
+@pytest.mark.parametrize(
+    "args", [["search", "redis"], ["recall", "--task", "redis"], ["list"], ["--help"]]
+)
+def test_a_closed_stdout_or_stderr_costs_no_traceback_and_no_failure(vault, mem, args, closed):
+    # Python leaves None for a stream closed before it started; every print would trip on it.
+    ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions", "-a", "dev"))
+    words = " ".join(["'" + word + "'" for word in [sys.executable, "-m", "mem", *args]])
+    command = f"cd '{vault.parent}' && {words} {closed}"
+    done = subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
