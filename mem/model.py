@@ -202,6 +202,11 @@ class Stats(NamedTuple):
 
 
 MAX_COMMIT_CANDIDATES = 500  # a runaway log must not become a runaway memory
+# The most message text (characters) one commit of a stream mines: the rules take ~0.2 ms a
+# sentence, so a gigabyte of log would take most of an hour. What comes after is read and
+# counted, neither mined nor recorded in the ledger, and the report says so: committing the
+# same input again mines the next part (what was mined is in the ledger, and skipped).
+MINE_LIMIT = 16_000_000
 
 
 class CommitReport(NamedTuple):
@@ -220,6 +225,8 @@ class CommitReport(NamedTuple):
     already_committed: int = 0  # messages the ledger says were committed before
     left_out: int = 0  # candidates past the most one commit stores
     why: tuple[tuple[str, str], ...] = ()  # (entry id, what made it memory) of each added
+    unmined: int = 0  # messages read past the most one commit of a stream mines
+    unmined_chars: int = 0
 
 
 class Checkpoint(NamedTuple):

@@ -12,8 +12,9 @@ import random
 import re
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -550,12 +551,14 @@ def escape_rows(folder: Path) -> list[Row]:
     ]
 
 
+GIGABYTE = {False: 1_000_000_000, True: 20_000_000}  # the log streamed into one commit
+
 # --- 3. a huge stdin ---------------------------------------------------------------------------
 
 
-def build_log(path: Path, size: int, seed: int, blank: str = "\n") -> None:
-    """`size` bytes of what a huge stdin realistically is: a build log with an agent's lines
-    in it, a blank line now and then (`blank=""`: none at all)."""
+def log_blocks(seed: int, blank: str = "\n") -> Iterator[str]:
+    """Blocks of what a huge stdin realistically is, endlessly: a build log with an agent's
+    lines in it, a blank line now and then (`blank=""`: none at all)."""
     rng = random.Random(seed)
     shapes = (
         "[2026-11-28T12:{m:02d}:{s:02d}Z] INFO  worker-{w}: processed batch {b} in {t} ms",
@@ -565,22 +568,75 @@ def build_log(path: Path, size: int, seed: int, blank: str = "\n") -> None:
         "Compiling crate_{w} v0.{b}.0 (/home/ci/build/crate_{w})",
         "I retried job {b} because runner {w} timed out after {t} ms.",
     )
+    while True:
+        lines = [
+            rng.choice(shapes).format(
+                m=rng.randrange(60),
+                s=rng.randrange(60),
+                w=rng.randrange(16),
+                b=rng.randrange(10_000),
+                t=rng.randrange(1000),
+            )
+            for _ in range(rng.randrange(5, 40))
+        ]
+        yield "\n".join(lines) + "\n" + blank
+
+
+def build_log(path: Path, size: int, seed: int, blank: str = "\n") -> None:
+    """`size` bytes of log_blocks in a file."""
     written = 0
     with path.open("w", encoding="utf-8") as out:
-        while written < size:
-            lines = [
-                rng.choice(shapes).format(
-                    m=rng.randrange(60),
-                    s=rng.randrange(60),
-                    w=rng.randrange(16),
-                    b=rng.randrange(10_000),
-                    t=rng.randrange(1000),
-                )
-                for _ in range(rng.randrange(5, 40))
-            ]
-            block = "\n".join(lines) + "\n" + blank
+        for block in log_blocks(seed, blank):
+            if written >= size:
+                break
             out.write(block)
             written += len(block)
+
+
+def streamed_run(words: list[str], cwd: Path, size: int, seed: int) -> tuple[Ran, int]:
+    """Run mem with `size` bytes of log_blocks written into its stdin as it reads (nothing on
+    disk); the run and its peak RSS in KB."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        ["/usr/bin/time", "-f", "PEAK_RSS_KB %M", *mem_command(), *words],
+        cwd=cwd,
+        env=child_environment(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    # stdout and stderr are small: read them on threads, so neither pipe fills and blocks mem.
+    outputs: dict[str, bytes] = {}
+    readers = [
+        threading.Thread(target=lambda name=name, pipe=pipe: outputs.update({name: pipe.read()}))
+        for name, pipe in (("out", process.stdout), ("err", process.stderr))
+    ]
+    for reader in readers:
+        reader.start()
+    assert process.stdin is not None
+    written = 0
+    try:
+        for block in log_blocks(seed):
+            if written >= size:
+                break
+            data = block.encode("utf-8")
+            process.stdin.write(data)
+            written += len(data)
+        process.stdin.close()
+    except BrokenPipeError:
+        pass  # mem stopped reading: its exit status says why
+    code = process.wait(timeout=1800)
+    for reader in readers:
+        reader.join()
+    stderr = outputs.get("err", b"").decode("utf-8", "replace")
+    found = re.search(r"PEAK_RSS_KB (\d+)", stderr)
+    ran = Ran(
+        code,
+        outputs.get("out", b"").decode("utf-8", "replace"),
+        stderr.replace(found.group(0), "") if found else stderr,
+        time.perf_counter() - started,
+    )
+    return ran, int(found.group(1)) if found else 0
 
 
 def peak_run(words: list[str], cwd: Path, stdin: Path) -> tuple[Ran, int]:
@@ -612,14 +668,14 @@ def huge_stdin_rows(folder: Path, sizes: Sequence[int], seed: int) -> list[Row]:
         return [Row(PART, "huge stdin", "not run: no /usr/bin/time")]
     repo = folder / "huge"
     fresh_vault(repo)
-    rows, peaks, rates = [], [], []
+    rows: list[Row] = []
+    peaks: list[int] = []
     for size in sizes:
         path = folder / f"log-{size}.txt"
         build_log(path, size, seed)
         ran, peak = peak_run(["commit", "-a", "dev"], repo, path)
         path.unlink()
         peaks.append(peak)
-        rates.append(size / ran.seconds)
         rows.append(
             Row(
                 PART,
@@ -641,18 +697,37 @@ def huge_stdin_rows(folder: Path, sizes: Sequence[int], seed: int) -> list[Row]:
             peaks[-1] <= 1.5 * peaks[0],
         )
     )
-    hours = 1e9 / rates[-1] / 3600
-    slope = (peaks[-1] - peaks[-2]) / 1024 / ((sizes[-1] - sizes[-2]) / 1e6)  # MB per MB
-    at_gb = peaks[-1] / 1024 + slope * (1e9 - sizes[-1]) / 1e6
-    rows.append(
+    return rows
+
+
+def gigabyte_rows(folder: Path, size: int, seed: int) -> list[Row]:
+    """`size` bytes of log (1 GB in a full run) streamed into one `mem commit`: it mines the
+    first MINE_LIMIT of it, reads the rest, and its memory stays as for half a megabyte (the
+    same stream, cut there, into another fresh vault)."""
+    peaks = []
+    for name, length in (("half-megabyte", 500_000), ("gigabyte", size)):
+        repo = folder / name
+        fresh_vault(repo)
+        ran, peak = streamed_run(["commit", "-a", "dev"], repo, length, seed)
+        peaks.append(peak)
+    first_peak = peaks[0]
+    amount = f"{size / 1e9:g} GB" if size >= 1e9 else f"{size / 1e6:g} MB"
+    said = ran.stdout.strip().splitlines()[-1:] or [""]
+    rows = [
         Row(
             PART,
-            "1 GB of stdin",
-            f"not run: at {rates[-1] / 1e6:.2f} MB/s it takes ~{hours:.1f} h; peak RSS grew "
-            f"{slope:.2f} MB per MB between the last two sizes (~{at_gb:.0f} MB at 1 GB if it "
-            "kept growing so)",
-        )
-    )
+            f"commit of {amount} of build log streamed on stdin",
+            f"{ran.seconds:.0f} s ({size / ran.seconds / 1e6:.1f} MB/s), peak RSS "
+            f"{peak / 1024:.0f} MB, exit {ran.returncode}; it said: {said[0][:110]}",
+        ),
+        Row(
+            PART,
+            f"peak RSS at {amount} within 1.5x of 0.5 MB",
+            f"{peak / max(first_peak, 1):.2f}x",
+            "≤ 1.5x",
+            peak <= 1.5 * first_peak and ran.returncode == 0 and not crashed(ran),
+        ),
+    ]
     return rows
 
 
@@ -930,6 +1005,8 @@ def run(workdir: Path, *, quick: bool, seed: int) -> list[Row]:
     rows += stdin_rows(workdir, examples, seed)
     rows += escape_rows(workdir)
     rows += huge_stdin_rows(workdir, sizes, seed)
+    if Path("/usr/bin/time").exists():
+        rows += gigabyte_rows(workdir, GIGABYTE[quick], seed)
     if not quick:
         rows += unbroken_log_rows(workdir, (250_000, 1_000_000), seed)
     rows += secret_rows(workdir, quick, seed)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from mem.model import (
     MAX_COMMIT_CANDIDATES,
+    MINE_LIMIT,
     Checkpoint,
     CommitReport,
     DoctorReport,
@@ -346,6 +347,7 @@ def committed(
             "redactions": report.redactions,
             "already_committed": report.already_committed,
             "left_out": report.left_out,
+            "unmined": report.unmined,
             "by_category": counts,
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
@@ -384,7 +386,17 @@ def committed(
             f"left out {report.left_out} more: one commit stores at most {MAX_COMMIT_CANDIDATES} "
             "(split the input, or commit it again later)"
         )
+    if report.unmined:
+        lines.append(unmined_line(report))
     out.write("\n".join(lines) + "\n")
+
+
+def unmined_line(report: CommitReport) -> str:
+    return (
+        f"read {report.unmined} more message(s) ({report.unmined_chars / 1e6:,.1f} MB) without "
+        f"mining them: one commit mines at most {MINE_LIMIT / 1e6:g} MB of a stream (commit "
+        "the same input again to mine the next part)"
+    )
 
 
 RECALL_FORMATS = ("md", "json", "claude-hook")

@@ -21,7 +21,7 @@ from mem.extract.capture import COMMIT_WHY, Capture
 from mem.extract.instructions import Instructions
 from mem.extract.redact import redact
 from mem.extract.summary import SessionSummary
-from mem.model import MAX_COMMIT_CANDIDATES, SHARED_FOLDER, CommitReport, Entry
+from mem.model import MAX_COMMIT_CANDIDATES, MINE_LIMIT, SHARED_FOLDER, CommitReport, Entry
 from mem.services.fact_cap import cap_facts
 from mem.text import without_escapes
 from mem.vault import entries as entry_codec
@@ -161,7 +161,9 @@ def commit(
     instructions = Instructions(layout.instruction_texts(vault))
     counted = Counted(chain(head, rest))
     # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
-    reading = read_session(formats.read(fmt, counted), ledger.read(vault, agent), instructions)
+    reading = read_session(
+        formats.read(fmt, counted), ledger.read(vault, agent), instructions, mine_limit=MINE_LIMIT
+    )
     report, _ = conclude(vault, agent, reading, fmt, now, dry_run, hand_off, output_format, counted)
     return report
 
@@ -303,6 +305,8 @@ def conclude(
             dry_run,
             not reading.seen_text,
             reading.skipped,
+            unmined=reading.unmined,
+            unmined_chars=reading.unmined_chars,
         )
         return report, not reading.new_messages
     if dry_run:
@@ -393,6 +397,8 @@ def store_reading(
         reading.skipped,
         reading.batch.left_out,
         tuple((entry.id, why.get(entry.id, "")) for entry in added),
+        reading.unmined,
+        reading.unmined_chars,
     )
 
 
@@ -411,6 +417,9 @@ class Reading:
     # Keys (session and content) of the messages not committed before, in order: a dict
     # for its order and constant-time membership.
     new_messages: dict[str, None] = field(default_factory=dict)
+    mined: int = 0  # characters of new messages mined
+    unmined: int = 0  # new messages read past the mining limit: neither mined nor recorded
+    unmined_chars: int = 0
 
     def drop_stored(self, known: ledger.Ledger) -> None:
         """Forget what a commit that ran meanwhile stored of this input."""
@@ -424,10 +433,12 @@ def read_session(
     instructions: Instructions,
     start: Course | None = None,
     tracked: Tracked | None = None,
+    mine_limit: int | None = None,
 ) -> Reading:
     """Redact and mine every message not committed before; sum the last session up. What
     the project's instruction files already say is not stored again. Reading from a restart
-    point, `start` is what the messages before it told; `tracked` hears of each message."""
+    point, `start` is what the messages before it told; `tracked` hears of each message.
+    Given `mine_limit`, new messages past that many characters mined are only counted."""
     reading = Reading()
     capture = Capture()
     if start is not None:
@@ -444,6 +455,11 @@ def read_session(
         session = message.session or reading.session
         if not session and message.text.strip():
             session = opening(message.text)
+        past_limit = mine_limit is not None and reading.mined >= mine_limit
+        if past_limit and message_key(session, message) not in known.messages:
+            reading.unmined += 1  # neither redacted, mined nor kept: memory stays flat
+            reading.unmined_chars += len(message.text)
+            continue
         reading.sessions.add(session)
         if session != reading.session:
             if reading.session:
@@ -469,6 +485,7 @@ def read_session(
             reading.summary.take(clean, [])
             continue
         reading.new_messages.setdefault(key)
+        reading.mined += len(message.text)
         candidates = [c for c in capture.mine(clean, text) if not instructions.restate(c.text)]
         for candidate in candidates:
             reading.batch.add(candidate, session, known.candidates)

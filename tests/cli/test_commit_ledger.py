@@ -235,6 +235,7 @@ def test_the_commit_report_has_its_exact_keys(mem, vault):
         "redactions",
         "already_committed",
         "left_out",
+        "unmined",
         "by_category",
     }
 
