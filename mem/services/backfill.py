@@ -76,7 +76,9 @@ def backfill(
                     settings, item.path, item.format, now=item.moment, hand_off=not item.subagent
                 )
             else:  # one session of a file that holds many: dated, and handed off, on its own
-                report = commit(settings, session_lines(item), item.format, now=item.moment)
+                report = commit(
+                    settings, session_lines(item), item.format, now=item.moment, limited=False
+                )
         except (OSError, MemError) as exc:
             reports[item.source] = so_far._replace(failed=(*so_far.failed, f"{item.path}: {exc}"))
         else:

@@ -146,12 +146,15 @@ def commit(
     dry_run: bool = False,
     now: datetime | None = None,
     hand_off: bool = True,
+    limited: bool = True,
 ) -> CommitReport:
     """Read agent output line by line, extract, redact, dedupe and store what is worth keeping.
 
     Input committed before adds, reinforces and hands off nothing (the ledger); a run that was
     killed is completed, at its first moment, by committing the same input again. With
     `hand_off` off (an interrupted run), no handoff is written and the checkpoint stays.
+    `limited`, new messages past MINE_LIMIT characters are read, not mined (the report says
+    how many): a stream may never end; a session a backfill found has an end.
     """
     agent = check_agent(settings.agent)
     vault = settings.require_vault()
@@ -162,7 +165,10 @@ def commit(
     counted = Counted(chain(head, rest))
     # Reading may take as long as the agent runs (`agent | mem commit`): no lock is held for it.
     reading = read_session(
-        formats.read(fmt, counted), ledger.read(vault, agent), instructions, mine_limit=MINE_LIMIT
+        formats.read(fmt, counted),
+        ledger.read(vault, agent),
+        instructions,
+        mine_limit=MINE_LIMIT if limited else None,
     )
     report, _ = conclude(vault, agent, reading, fmt, now, dry_run, hand_off, output_format, counted)
     return report

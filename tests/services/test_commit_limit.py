@@ -54,7 +54,11 @@ def test_past_the_limit_messages_are_counted_not_mined_and_the_next_commit_mines
     assert "commit the same input again to mine the next part" in said.out + said.err
 
 
-def test_under_the_limit_every_message_is_mined(vault):
+def test_under_the_limit_or_unlimited_every_message_is_mined(vault, monkeypatch):
     settings = load_settings(vault_flag=str(vault), agent_flag="dev")
     report = commit_service.commit(settings, stream())
     assert (report.messages, report.unmined, len(report.added)) == (3, 0, 3)
+    monkeypatch.setattr(commit_service, "MINE_LIMIT", 1)  # a backfill's session has an end
+    second = load_settings(vault_flag=str(vault), agent_flag="qa")
+    unlimited = commit_service.commit(second, stream(), limited=False)
+    assert (unlimited.messages, unlimited.unmined, len(unlimited.added)) == (3, 0, 3)
