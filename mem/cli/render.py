@@ -348,6 +348,7 @@ def committed(
             "already_committed": report.already_committed,
             "left_out": report.left_out,
             "unmined": report.unmined,
+            "unmined_chars": report.unmined_chars,
             "by_category": counts,
         }
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
@@ -592,6 +593,11 @@ def ran(report: RunReport) -> None:
     parts = []
     if report.commit is not None and not report.commit.empty_input:
         parts.append(f"kept {len(report.commit.added)}, reinforced {len(report.commit.reinforced)}")
+        if report.commit.unmined:  # its output is gone once mined: nothing to commit again
+            parts.append(
+                f"{report.commit.unmined_chars / 1e6:,.1f} MB of the output past the first "
+                f"{MINE_LIMIT / 1e6:g} MB read without mining it"
+            )
     if report.interrupted:
         parts.append(f"interrupted (exit {report.exit_code}); checkpoint kept for the next recall")
     elif report.handoff is not None:

@@ -462,7 +462,8 @@ def read_session(
         if not session and message.text.strip():
             session = opening(message.text)
         past_limit = mine_limit is not None and reading.mined >= mine_limit
-        if past_limit and message_key(session, message) not in known.messages:
+        key = message_key(session, message)
+        if past_limit and key not in known.messages and key not in reading.new_messages:
             reading.unmined += 1  # neither redacted, mined nor kept: memory stays flat
             reading.unmined_chars += len(message.text)
             continue
@@ -471,7 +472,6 @@ def read_session(
             if reading.session:
                 reading.summary = SessionSummary()  # the handoff sums up the last session
             reading.session = session
-        key = message_key(session, message)
         text, found = redact(message.text) if message.text else ("", 0)
         reading.redactions += found
         # Commit subjects and paths reach the handoff too: a secret can hide in either.

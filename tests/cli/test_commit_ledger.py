@@ -236,6 +236,7 @@ def test_the_commit_report_has_its_exact_keys(mem, vault):
         "already_committed",
         "left_out",
         "unmined",
+        "unmined_chars",
         "by_category",
     }
 

@@ -35,7 +35,9 @@ def test_past_the_limit_messages_are_counted_not_mined_and_the_next_commit_mines
     first_message = len("".join(message(LESSONS[0])))
     monkeypatch.setattr(commit_service, "MINE_LIMIT", first_message)  # one message a commit
 
-    reports = [commit_service.commit(settings, stream()) for _ in range(4)]
+    reports = [commit_service.commit(settings, stream())]
+    assert len(ledger.read(vault, "dev").messages) == 1  # what was mined, and only that
+    reports += [commit_service.commit(settings, stream()) for _ in range(3)]
 
     assert [(r.messages, r.already_committed, r.unmined) for r in reports] == [
         (3, 0, 2),
@@ -47,11 +49,19 @@ def test_past_the_limit_messages_are_counted_not_mined_and_the_next_commit_mines
     assert [len(added) for added in bodies] == [1, 1, 1, 0]
     for lesson, added in zip(LESSONS, bodies, strict=False):
         assert lesson in added[0]
-    assert len(ledger.read(vault, "dev").messages) == 3  # what was mined, and only that
+    assert len(ledger.read(vault, "dev").messages) == 3
     committed(reports[0], as_json=False)
     said = capsys.readouterr()
     assert "read 2 more message(s)" in said.out + said.err
     assert "commit the same input again to mine the next part" in said.out + said.err
+
+
+def test_a_message_said_again_past_the_limit_is_not_counted_as_left(vault, monkeypatch):
+    settings = load_settings(vault_flag=str(vault), agent_flag="dev")
+    first, second = message(LESSONS[0]), message(LESSONS[1])
+    monkeypatch.setattr(commit_service, "MINE_LIMIT", len("".join(first)))
+    report = commit_service.commit(settings, [*first, *first, *second, *first, *second])
+    assert (report.messages, report.unmined) == (5, 2)  # the second message, twice
 
 
 def test_under_the_limit_or_unlimited_every_message_is_mined(vault, monkeypatch):
