@@ -14,10 +14,16 @@ from pathlib import Path
 from .helpers import data, failed, messages, ok, with_default_sigint
 
 AGENT = """\
-import json, os, pathlib, sys
+import json, os, pathlib, sys, time
 context = pathlib.Path(os.environ["MEM_CONTEXT"]).read_text()
 state = pathlib.Path(os.environ["MEM_VAULT"]) / ".mem/state/dev/checkpoint.json"
 print("context lines:", len(context.splitlines()), "recall fence:", "mem-recall agent=" in context)
+# mem run saves the checkpoint once the command has started (a command that cannot start leaves
+# the last one): on a loaded machine this script may look first, so it waits (at most 20 s).
+for _ in range(400):
+    if state.exists():
+        break
+    time.sleep(0.05)
 print("checkpoint while running:", json.loads(state.read_text())["status"])
 print("We decided to keep Redis streams instead of Kafka because the volume is small.")
 print("TODO: add retries to the consumer")
