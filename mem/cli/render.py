@@ -394,10 +394,14 @@ def committed(
 
 def unmined_line(report: CommitReport) -> str:
     return (
-        f"read {report.unmined} more message(s) ({report.unmined_chars / 1e6:,.1f} MB) without "
-        f"mining them: one commit mines at most {MINE_LIMIT / 1e6:g} MB of a stream (commit "
+        f"read {report.unmined} more message(s) ({megabytes(report.unmined_chars)}) without "
+        f"mining them: one commit mines at most {megabytes(MINE_LIMIT)} of a stream (commit "
         "the same input again to mine the next part)"
     )
+
+
+def megabytes(chars: int) -> str:
+    return f"{chars / 1e6:,.1f} MB" if chars % 1_000_000 else f"{chars // 1_000_000:,} MB"
 
 
 RECALL_FORMATS = ("md", "json", "claude-hook")
@@ -595,8 +599,8 @@ def ran(report: RunReport) -> None:
         parts.append(f"kept {len(report.commit.added)}, reinforced {len(report.commit.reinforced)}")
         if report.commit.unmined:  # its output is gone once mined: nothing to commit again
             parts.append(
-                f"{report.commit.unmined_chars / 1e6:,.1f} MB of the output past the first "
-                f"{MINE_LIMIT / 1e6:g} MB read without mining it"
+                f"{megabytes(report.commit.unmined_chars)} of the output past the first "
+                f"{megabytes(MINE_LIMIT)} read without mining it"
             )
     if report.interrupted:
         parts.append(f"interrupted (exit {report.exit_code}); checkpoint kept for the next recall")

@@ -153,7 +153,7 @@ def commit(
     Input committed before adds, reinforces and hands off nothing (the ledger); a run that was
     killed is completed, at its first moment, by committing the same input again. With
     `hand_off` off (an interrupted run), no handoff is written and the checkpoint stays.
-    `limited`, new messages past MINE_LIMIT characters are read, not mined (the report says
+    With `limited`, new messages past MINE_LIMIT characters are read, not mined (the report says
     how many): a stream may never end; a session a backfill found has an end.
     """
     agent = check_agent(settings.agent)
