@@ -18,10 +18,8 @@ def import_whoosh_tables() -> None:
 
     if "whoosh.filedb.filetables" in sys.modules or "hashlib" in sys.modules:
         return  # loaded already: nothing to save
-    try:
-        from _md5 import md5  # type: ignore[import-not-found]
-    except ImportError:  # a Python built without it: hashlib it is
-        return
+    from mem.digests import md5
+
     stand_in = types.ModuleType("hashlib")
     stand_in.md5 = md5  # type: ignore[attr-defined]
     sys.modules["hashlib"] = stand_in

@@ -15,22 +15,26 @@ raised and the caller rebuilds, as it does for whatever Whoosh raises.
 
 from __future__ import annotations
 
-import copy
 import heapq
 import io
 import mmap
 import os
-import pickle
 import re
 import struct
 import sys
 import zlib
+
+# pickle's own C half: the pickle module adds Python classes for writing (~1.4 ms to import on
+# every search), and reading needs none of them.
+from _pickle import Unpickler, load, loads
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
+
+from mem.digests import md5
 
 INDEX_NAME = "MAIN"
 TOC_NAME = re.compile(rf"^_{INDEX_NAME}_([0-9]+)\.toc$")
@@ -73,7 +77,7 @@ class Stub:
     """Stands for any Whoosh class in a pickle: its attributes are all that is read."""
 
 
-class TocUnpickler(pickle.Unpickler):
+class TocUnpickler(Unpickler):
     """Unpickles a table of contents' segments with stand-ins for Whoosh's classes, and
     refuses anything else that is not a plain container."""
 
@@ -106,7 +110,7 @@ class View:
 
     def pickle_at(self, position: int, end: int | None = None) -> Any:
         # pickle.loads ignores what follows the pickle; a memoryview slice costs no copy.
-        return pickle.loads(self.buffer[position:end])
+        return loads(self.buffer[position:end])
 
 
 class Segment:
@@ -243,7 +247,7 @@ class Terms:
         flat = DIRECTORY.unpack_from(buffer, extras_at - DIRECTORY.size)
         self.tables = list(zip(flat[0::2], flat[1::2], strict=True))
         self.end_of_data = self.tables[0][0]
-        self.md5 = md5_function()
+        self.md5 = md5
 
     def key(self, field: str, text: str) -> bytes | None:
         number = self.fields.get(field)
@@ -323,18 +327,6 @@ class Terms:
         return bytes(self.view.buffer[position + 8 : position + 8 + key_length])
 
 
-def md5_function() -> Any:
-    """CPython's own md5: hashlib would start OpenSSL (~3.5 ms of every search); hashlib's on
-    a Python built without it."""
-    try:
-        from _md5 import md5  # type: ignore[import-not-found]
-    except ImportError:
-        import hashlib
-
-        return lambda data: hashlib.md5(data, usedforsecurity=False)
-    return md5
-
-
 class Leaf:
     """One segment's documents, numbered from 0."""
 
@@ -385,9 +377,9 @@ class Leaf:
             info_at = position + 4
             position = info_at + abs(length)
             stream = io.BytesIO(buffer[info_at:position])
-            _, _, _, compression, _, _ = pickle.load(stream)
+            _, _, _, compression, _, _ = load(stream)
             data = stream.read()
-            ids, weights, _ = pickle.loads(zlib.decompress(data) if compression else data)
+            ids, weights, _ = loads(zlib.decompress(data) if compression else data)
             documents = list(accumulate(ids))
             if weights is None:
                 weights = 1.0
@@ -431,7 +423,7 @@ class Leaf:
         if not length:
             return {}
         start = offsets[docnum]
-        found = pickle.loads(zlib.decompress(view.buffer[start : start + length]))
+        found = loads(zlib.decompress(view.buffer[start : start + length]))
         return found if isinstance(found, dict) else {}
 
     def _stored_column(self) -> tuple[View, Sequence[int], Sequence[int]]:
@@ -495,7 +487,8 @@ class IndexReader:
         ~80,000 of them), which a search that leaves the archive out need not read. Counts
         and statistics stay the whole index's, so no score changes. Close the reader it came
         from, not this one."""
-        view = copy.copy(self)
+        view = object.__new__(IndexReader)
+        view.__dict__.update(self.__dict__)
         view.scanned = [(leaf, offset) for leaf, offset in self.leaves if not leaf.archive_only()]
         return view
 

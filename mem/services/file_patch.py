@@ -7,10 +7,10 @@ before; so is a file whose table the manifest does not vouch for.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Sequence
 
+from mem.digests import md5
 from mem.index.chunk_table import Patch, Row, Table, digest
 from mem.index.context import InContext, Indexed, in_context, with_neighbours
 from mem.vault import entries as codec
@@ -18,7 +18,7 @@ from mem.vault import entries as codec
 
 def fingerprint(block: str) -> str:
     """Identify an entry's exact text, to tell changed entries from unchanged ones."""
-    return hashlib.md5(block.encode("utf-8"), usedforsecurity=False).hexdigest()
+    return md5(block.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
 def indexed(parsed: codec.ParsedFile) -> list[Indexed]:

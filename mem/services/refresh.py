@@ -48,14 +48,13 @@ def indexable(
     """Read one category file for the index. Given the index's `folder` and the sha256 of the
     bytes it last indexed (`since`), and a chunk table made from those bytes, only the chunks
     that changed are parsed (see file_patch.py)."""
-    import hashlib
-
+    from mem.digests import sha256 as hasher
     from mem.index import chunk_table
     from mem.services import file_patch
     from mem.vault import entries as entry_codec
 
     data = store.read_bytes(vault, ref.path)
-    sha256 = hashlib.sha256(data).hexdigest()
+    sha256 = hasher(data).hexdigest()
     cut = entry_codec.cut_ref(data.decode("utf-8", errors="replace"), ref)
     old = chunk_table.read(folder, ref.path, since) if folder is not None and since else None
     patch = file_patch.patch_for(cut, sha256, old) if old is not None else None
@@ -67,10 +66,10 @@ def indexable(
 
 def stamp_of(path: Path) -> FileStamp:
     """Describe a file's current state: size, mtime and a hash of its bytes."""
-    import hashlib  # only changed files are hashed; searches of an unchanged vault skip it
+    from mem.digests import sha256  # only changed files are hashed
 
     info = os.stat(path)
-    return stamp_from(info, hashlib.sha256(path.read_bytes()).hexdigest())
+    return stamp_from(info, sha256(path.read_bytes()).hexdigest())
 
 
 def stamp_from(info: os.stat_result, sha256: str) -> FileStamp:

@@ -3,13 +3,13 @@ the entries its start already showed, and whether its first prompt was answered.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 from pathlib import Path
 from typing import NamedTuple
 
+from mem.digests import sha1
 from mem.vault import store
 from mem.vault.layout import STATE_DIR, inside
 
@@ -24,7 +24,7 @@ class HookSession(NamedTuple):
 
 def session_path(agent: str, session_id: str) -> str:
     # The agent's id may hold anything: the file is named by its digest.
-    digest = hashlib.sha1(session_id.encode("utf-8", "replace"), usedforsecurity=False)
+    digest = sha1(session_id.encode("utf-8", "replace"), usedforsecurity=False)
     return f"{HOOKS_FOLDER}/{agent}.{digest.hexdigest()[:20]}.json"
 
 

@@ -119,7 +119,11 @@ def links_outside(vault: Path) -> list[str]:
 
 
 def is_inside(vault: Path, relative: str) -> bool:
-    root = vault.resolve()
+    return resolved_inside(vault.resolve(), relative)
+
+
+def resolved_inside(root: Path, relative: str) -> bool:
+    """Whether `relative` leads, through any symlink, to `root` (resolved) or below it."""
     target = (root / relative).resolve()
     return target == root or root in target.parents
 
@@ -131,12 +135,13 @@ def agents(vault: Path) -> list[str]:
 
 def inside(vault: Path, relative: str) -> Path:
     """Return the absolute path of a vault-relative path, refusing anything that leads out."""
-    if not is_inside(vault, relative):
+    root = vault.resolve()  # once: each resolve is a system call per part of the path
+    if not resolved_inside(root, relative):
         raise UnsafePath(
             f"{relative} leads outside the vault (a symlink?); mem never reads or writes "
-            f"outside {vault.resolve()}"
+            f"outside {root}"
         )
-    return vault.resolve() / relative
+    return root / relative
 
 
 def project_root(start: Path) -> Path | None:
