@@ -1,7 +1,5 @@
 """Settings and where they come from: flags, MEM_* variables, the vault's mem.toml, defaults."""
 
-from __future__ import annotations
-
 import contextlib
 import os
 from collections.abc import Mapping

@@ -8,8 +8,6 @@ number that is not one) returns None, and the Typer app handles it, so usage err
 in one place. `tests/cli/test_quick.py` runs both parsers on the same requests.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, NamedTuple
 
 from mem.cli.answers import SEARCH_LIMIT, recall_answer, search_answer
@@ -129,7 +127,7 @@ def parse(argv: list[str]) -> Request | None:
     return Request(command, root_values, given, frozenset(flags), repeated)
 
 
-def read_root(words: Iterator[str]) -> tuple[str, dict[str, str]] | None:
+def read_root(words: "Iterator[str]") -> tuple[str, dict[str, str]] | None:
     """Read the root options up to the command's name."""
     values: dict[str, str] = {}
     for word in words:
@@ -144,7 +142,7 @@ def read_root(words: Iterator[str]) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-def value_of(words: Iterator[str], grammar: Grammar, name: str) -> str | None:
+def value_of(words: "Iterator[str]", grammar: Grammar, name: str) -> str | None:
     value = next(words, None)
     if value is None or (value.startswith("-") and name not in grammar.dashed):
         return None
@@ -175,7 +173,7 @@ def run(argv: list[str]) -> int | None:
         # A search's --agent is a filter: the agent it searches as is the root option's.
         own = given if request.command == "recall" else {}
 
-        def settings() -> Settings:
+        def settings() -> "Settings":
             found = load_settings(
                 vault_flag=given.get("vault", root.get("vault")),
                 agent_flag=own.get("agent", root.get("agent")),

@@ -15,8 +15,6 @@ manifest does not vouch for, and the file is read whole again; never an old tabl
 still vouches for, beside documents already made from newer bytes.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import NamedTuple
 

@@ -3,8 +3,6 @@ file it holds. Read before every search, recall and tool call to tell whether th
 current, so it stays light: no Whoosh, no ranking code.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Mapping
 from pathlib import Path

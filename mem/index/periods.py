@@ -5,8 +5,6 @@ An entry is dated when it was written, and people write about a thing on the day
 soon after: a named day or month also takes in a few days after it.
 """
 
-from __future__ import annotations
-
 import re
 from datetime import UTC, datetime, timedelta
 from functools import cache

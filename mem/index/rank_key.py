@@ -3,8 +3,6 @@ scoring a match costs one read. Layout, from the low bit: steady (1 bit: an open
 pinned entry, which never decays), kind code (5 bits), times reinforced (14 bits), then the
 entry's date in signed seconds (shifts keep the sign, so dates before 1970 order too)."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 STEADY_BITS, KIND_BITS, REINFORCED_BITS = 1, 5, 14
@@ -34,7 +32,7 @@ class RankKey(NamedTuple):
         )
 
     @classmethod
-    def unpack(cls, value: int) -> RankKey:
+    def unpack(cls, value: int) -> "RankKey":
         return cls(
             value >> SECONDS_SHIFT,
             (value >> REINFORCED_SHIFT) & REINFORCED_MAX,

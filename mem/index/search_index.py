@@ -1,7 +1,5 @@
 """SearchIndex: the Whoosh index in `.mem/index/` (the only module that imports whoosh)."""
 
-from __future__ import annotations
-
 import heapq
 import json
 import math
@@ -253,7 +251,7 @@ class SearchIndex:
 
     # --- opening ----------------------------------------------------------------------------
 
-    def open(self) -> FileIndex:
+    def open(self) -> "FileIndex":
         """Open the index; raises whatever Whoosh raises when it is missing or corrupt."""
         if self._index is None:
             from whoosh.index import open_dir
@@ -331,7 +329,7 @@ class SearchIndex:
         total: int,
         stamps: Mapping[str, FileStamp],
         progress: Progress | None = None,
-        tables: dict[str, Table | None] | None = None,
+        tables: "dict[str, Table | None] | None" = None,
     ) -> int:
         """Build a fresh index beside the old one, then swap it in; return how many entries
         it holds. `entries` come with the archive's last, if any. `stamps` and the files'
@@ -409,10 +407,10 @@ class SearchIndex:
 
     def update(
         self,
-        batches: Mapping[str, list[Indexed] | Patch],
+        batches: "Mapping[str, list[Indexed] | Patch]",
         stamps: Mapping[str, FileStamp],
         removed: Iterable[str] = (),
-        tables: Mapping[str, Table | None] | None = None,
+        tables: "Mapping[str, Table | None] | None" = None,
     ) -> None:
         """Bring files up to date, each from its entries whole (an empty batch removes a file)
         or by a patch of the chunks that changed; record stamps and the files' chunk tables.
@@ -481,7 +479,7 @@ class SearchIndex:
         self._write_manifest(self.folder, manifest, unrelated, most)
 
     def _most_after(
-        self, saved: Mapping[str, Any], batches: Mapping[str, list[Indexed] | Patch]
+        self, saved: Mapping[str, Any], batches: "Mapping[str, list[Indexed] | Patch]"
     ) -> int:
         """The manifest's bound on reinforcement, raised by what an update indexes (entries it
         removes leave it high: a bound, not a count); worked out from the index when the
@@ -499,7 +497,7 @@ class SearchIndex:
             most = max([most, *(entry.reinforced for entry, *_ in added)])
         return min(most, REINFORCED_MAX)
 
-    def _save_notes(self, batches: Mapping[str, list[Indexed] | Patch]) -> None:
+    def _save_notes(self, batches: "Mapping[str, list[Indexed] | Patch]") -> None:
         # A whole file's notes replace what the file held before; a patch changes a few.
         whole = {
             path: notes_file.by_path(entry for entry, _ in batch).get(path, [])
@@ -1058,7 +1056,7 @@ def segments_of(writer: Any) -> list[tuple[str, int, frozenset[int]]]:
     ]
 
 
-def patch_file(writer: Any, reader: IndexReader, path: str, patch: Patch) -> int:
+def patch_file(writer: Any, reader: IndexReader, path: str, patch: "Patch") -> int:
     """Delete and add the documents a patch names, of one file; return how many."""
     changed = 0
     for entry_id in patch.deleted:

@@ -5,15 +5,23 @@ Works only on files whose chunks are plain: each chunk one entry, every id once.
 before; so is a file whose table the manifest does not vouch for.
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from mem.digests import md5
 from mem.index.chunk_table import Patch, Row, Table, digest
 from mem.index.context import InContext, Indexed, in_context, with_neighbours
 from mem.vault import entries as codec
+
+
+class Reading(NamedTuple):
+    """A category file read for the index: its entries whole, or a patch by the chunks that
+    changed; the table of its chunks to keep (None: none to trust); the sha256 of its bytes."""
+
+    found: list[Indexed] | Patch
+    table: Table | None
+    sha256: str
 
 
 def fingerprint(block: str) -> str:

@@ -14,8 +14,6 @@ at each is one of five actions:
 - end: the same, for the last time.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path

@@ -7,8 +7,6 @@ at a sentence end, never dropped. Budget left after the sections goes to the nex
 entries of any category. Recall reads; it never writes a category file.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
@@ -299,7 +297,7 @@ def task_phases(
     because: Callable[[Entry], Why],
     agent: str,
     others: bool = True,
-) -> list[Phase]:
+) -> "list[Phase]":
     """The sections the task decides, best first: relevant decisions, lessons, open tasks and,
     with `others`, what other agents said that bears on it."""
     own = (agent, SHARED_FOLDER)
@@ -322,7 +320,7 @@ def others_phase(
     pick: Callable[[Iterable[Entry], int | None], list[Entry]],
     candidate: Callable[..., Candidate],
     agent: str,
-) -> Phase:
+) -> "Phase":
     own = (agent, SHARED_FOLDER)
     found = [e for e in ranked if e.agent not in own and e.kind in OTHER_AGENT_KINDS]
     return Phase("others", [candidate(e, show_agent=True) for e in pick(found, LIMITS["others"])])

@@ -1,11 +1,9 @@
 """Keep the index in step with the markdown: reindex only the files that changed."""
 
-from __future__ import annotations
-
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from mem.errors import DiskFull, MemError, VaultReadOnly
 from mem.index import manifest, notes_file
@@ -19,6 +17,7 @@ if TYPE_CHECKING:
     from mem.index.chunk_table import Patch, Table
     from mem.index.context import Indexed
     from mem.index.search_index import SearchIndex
+    from mem.services.file_patch import Reading
 
 INDEX_DIR = f"{layout.STATE_DIR}/index"
 INDEX_LOCK = INDEX_DIR  # the sidecar lock that serialises index writers across processes
@@ -33,18 +32,9 @@ def parse(vault: Path, ref: layout.FileRef) -> tuple[list[Entry], tuple[Problem,
     return parsed.entries, parsed.problems
 
 
-class Reading(NamedTuple):
-    """A category file read for the index: its entries whole, or a patch by the chunks that
-    changed; the table of its chunks to keep (None: none to trust); the sha256 of its bytes."""
-
-    found: list[Indexed] | Patch
-    table: Table | None
-    sha256: str
-
-
 def indexable(
     vault: Path, ref: layout.FileRef, folder: Path | None = None, since: str = ""
-) -> Reading:
+) -> "Reading":
     """Read one category file for the index. Given the index's `folder` and the sha256 of the
     bytes it last indexed (`since`), and a chunk table made from those bytes, only the chunks
     that changed are parsed (see file_patch.py)."""
@@ -59,9 +49,9 @@ def indexable(
     old = chunk_table.read(folder, ref.path, since) if folder is not None and since else None
     patch = file_patch.patch_for(cut, sha256, old) if old is not None else None
     if patch is not None:
-        return Reading(patch, patch.table, sha256)
+        return file_patch.Reading(patch, patch.table, sha256)
     found = file_patch.indexed(entry_codec.parse_cut(cut))
-    return Reading(found, file_patch.whole_table(cut, sha256, found), sha256)
+    return file_patch.Reading(found, file_patch.whole_table(cut, sha256, found), sha256)
 
 
 def stamp_of(path: Path) -> FileStamp:
@@ -96,7 +86,7 @@ def indexed_refs(vault: Path, archive: bool = False) -> list[layout.FileRef]:
 
 
 def changed_files(
-    vault: Path, index: SearchIndex, refs: list[layout.FileRef], archive: bool
+    vault: Path, index: "SearchIndex", refs: list[layout.FileRef], archive: bool
 ) -> tuple[dict[str, FileStamp], list[str]] | None:
     """Compare the files with the manifest: (stamps of changed files, removed paths), or None
     when the index has no manifest."""
@@ -132,14 +122,14 @@ def is_archive_path(path: str) -> bool:
     return ref is not None and ref.archived
 
 
-def open_index(vault: Path) -> SearchIndex:
+def open_index(vault: Path) -> "SearchIndex":
     """Return the vault's index object (not yet opened, not yet brought up to date)."""
     from mem.index.search_index import SearchIndex  # not on the tool-call path: see fresh_notes
 
     return SearchIndex(vault / INDEX_DIR, PARSER_VERSION)
 
 
-def fresh_index(vault: Path, feedback: Feedback = QUIET, archive: bool = False) -> SearchIndex:
+def fresh_index(vault: Path, feedback: Feedback = QUIET, archive: bool = False) -> "SearchIndex":
     """Return the vault's index after bringing it up to date with the markdown; with
     `archive`, its archive files too (see indexed_refs)."""
     index = open_index(vault)
@@ -163,8 +153,8 @@ def fresh_index(vault: Path, feedback: Feedback = QUIET, archive: bool = False) 
 
 
 def index_elsewhere(
-    vault: Path, index: SearchIndex, feedback: Feedback, archive: bool, why: str
-) -> SearchIndex:
+    vault: Path, index: "SearchIndex", feedback: Feedback, archive: bool, why: str
+) -> "SearchIndex":
     """A copy of the vault's index in a temporary folder (removed when the process ends),
     brought up to date with the markdown there: the index of a vault no index can be written
     in (a read-only checkout, which git leaves without `.mem/`; a full disk)."""
@@ -210,14 +200,16 @@ def rebuild_index(vault: Path, feedback: Feedback = QUIET) -> int:
 
 
 def bring_up_to_date(
-    vault: Path, index: SearchIndex, feedback: Feedback, archive: bool = False
-) -> SearchIndex:
+    vault: Path, index: "SearchIndex", feedback: Feedback, archive: bool = False
+) -> "SearchIndex":
     with store.locked(vault, INDEX_LOCK):
         # Another process may have done the work while this one waited for the lock.
         return up_to_date(vault, index, feedback, archive)
 
 
-def up_to_date(vault: Path, index: SearchIndex, feedback: Feedback, archive: bool) -> SearchIndex:
+def up_to_date(
+    vault: Path, index: "SearchIndex", feedback: Feedback, archive: bool
+) -> "SearchIndex":
     """Reindex what changed since the index was written, or all of it when it is unreadable."""
     refs = indexed_refs(vault, archive)
     known = index.manifest()
@@ -242,7 +234,7 @@ def up_to_date(vault: Path, index: SearchIndex, feedback: Feedback, archive: boo
 
 def update(
     vault: Path,
-    index: SearchIndex,
+    index: "SearchIndex",
     refs: list[layout.FileRef],
     changed: dict[str, FileStamp],
     removed: list[str],
@@ -287,7 +279,7 @@ def entries_in(vault: Path, refs: list[layout.FileRef]) -> int:
 
 
 def rebuild(
-    vault: Path, index: SearchIndex, refs: list[layout.FileRef], feedback: Feedback, damaged: bool
+    vault: Path, index: "SearchIndex", refs: list[layout.FileRef], feedback: Feedback, damaged: bool
 ) -> int:
     """Build the whole index again from the markdown; return the number of entries. Files are
     read one at a time as the writer takes their entries, so memory does not grow with the
@@ -299,7 +291,7 @@ def rebuild(
     total = entries_in(vault, refs)
     refs = sorted(refs, key=lambda ref: ref.archived)  # the archive last: see index.rebuild
 
-    def entries() -> Iterator[Indexed]:
+    def entries() -> "Iterator[Indexed]":
         for ref in refs:
             stamp_before = os.stat(vault / ref.path)
             found, tables[ref.path], digest = indexable(vault, ref)

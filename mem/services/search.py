@@ -1,7 +1,5 @@
 """Search and list entries through the index, with a snippet around what matched."""
 
-from __future__ import annotations
-
 import re
 from datetime import UTC, datetime
 from typing import NamedTuple

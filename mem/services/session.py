@@ -1,7 +1,5 @@
 """Session state: handoffs between sessions and agents, checkpoints of work in progress, roster."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta

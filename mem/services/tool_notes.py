@@ -7,8 +7,6 @@ only when it is not an everyday tool, `terraform`). The agent reads what it says
 so it says little: the newest few entries, each cut short.
 """
 
-from __future__ import annotations
-
 import re
 import shlex
 from collections.abc import Iterable, Mapping

@@ -1,7 +1,5 @@
 """Parse category files and edit their entries as text, never re-rendering what a person wrote."""
 
-from __future__ import annotations
-
 import re
 import string
 from bisect import bisect_left
@@ -143,7 +141,7 @@ def parse_file(
     return parse_cut(cut_file(text, Where(path, agent, category, scope, archived)))
 
 
-def parse_cut(cut: Cut) -> ParsedFile:
+def parse_cut(cut: "Cut") -> ParsedFile:
     """parse_file of a text already cut (see cut_file)."""
     path, text = cut.where.path, cut.text
     lines, heads = cut.lines, cut.heads
@@ -170,6 +168,16 @@ def parse_cut(cut: Cut) -> ParsedFile:
     return ParsedFile(
         text, tuple(spans), tuple(problems), cut.offsets[cut.body_from], tuple(strays)
     )
+
+
+class Where(NamedTuple):
+    """The file a chunk was read from, as far as its entries and problems say it."""
+
+    path: str
+    agent: str
+    category: str
+    scope: str
+    archived: bool
 
 
 class Cut(NamedTuple):
@@ -201,7 +209,7 @@ def cut_file(text: str, where: Where) -> Cut:
     return Cut(text, lines, offsets, body_from, found, list(found), where)
 
 
-def read_chunk(cut: Cut, at: int, seen: dict[str, Chunk] | None = None) -> Chunk:
+def read_chunk(cut: Cut, at: int, seen: "dict[str, Chunk] | None" = None) -> "Chunk":
     """The chunk the `at`-th header starts, parsed, or as parsed before when its text was
     seen before in this process (wherever it stood in the file's last version read whole);
     `seen` gathers the chunks of a version read whole."""
@@ -222,7 +230,7 @@ def read_chunk(cut: Cut, at: int, seen: dict[str, Chunk] | None = None) -> Chunk
     return chunk
 
 
-def remember(where: Where, chunks: dict[str, Chunk], keep: bool = False) -> None:
+def remember(where: Where, chunks: "dict[str, Chunk]", keep: bool = False) -> None:
     """Remember the chunks of a file: those of the version just read whole in place of the
     last (`keep`: besides them). One version a file is what the next read can use; every
     version a writer made held ~40 MB in a compaction of 100,000 entries."""
@@ -241,16 +249,6 @@ def plain_chunks(cut: Cut) -> bool:
         merge_leftover(cut.lines, index, match, cut.where.path) is None
         for index, match in cut.found.items()
     )
-
-
-class Where(NamedTuple):
-    """The file a chunk was read from, as far as its entries and problems say it."""
-
-    path: str
-    agent: str
-    category: str
-    scope: str
-    archived: bool
 
 
 class Chunk(NamedTuple):

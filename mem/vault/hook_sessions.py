@@ -1,8 +1,6 @@
 """What `mem hook` remembers of an agent's session between its events, in `.mem/state/hooks/`:
 the entries its start already showed, and whether its first prompt was answered."""
 
-from __future__ import annotations
-
 import json
 import os
 import time

@@ -1,7 +1,5 @@
 """Where things live in a vault: category files per agent, shared and private folders."""
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 from typing import NamedTuple
