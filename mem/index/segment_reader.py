@@ -552,6 +552,10 @@ class IndexReader:
             self._rank.append(keys)
         return self._rank[0]
 
+    def has_rank_keys(self) -> bool:
+        """Whether every rank key was read already (rank_keys)."""
+        return bool(self._rank)
+
     def rank_key(self, docnum: int) -> int:
         if self._rank:
             return self._rank[0][docnum]
