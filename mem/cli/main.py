@@ -11,18 +11,16 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
 
-# Collect cycles after this many new container objects, not Python's 700. A search or recall
-# keeps ~7,000-18,000 (its modules' classes and functions, the index's tables) and makes and
-# drops tens of thousands more; at 700, the collector ran ~40 times over them, ~4-5 ms of a
-# ~70 ms command, and found next to nothing to free: what mem makes is freed as it is dropped.
-# A rebuild or a long-running server still collects, every GC_THRESHOLD objects.
+# A quick command collects cycles after this many new container objects, not Python's 700.
+# A search or recall keeps ~7,000-18,000 (its modules' classes and functions, the index's
+# tables) and makes and drops tens of thousands more; at 700, the collector ran ~40 times over
+# them, ~4-5 ms of a ~70 ms command, and found next to nothing to free: what it makes is freed
+# as it is dropped. A rebuild it starts still collects, every GC_THRESHOLD objects (its peak
+# moved by under 1.5 MiB); the Typer commands, the server and `mem watch` keep Python's own.
 GC_THRESHOLD = 50_000
 
 
 def main() -> None:
-    import gc
-
-    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             # Closed by whoever started mem (`mem search x >&-`): Python leaves None there,
@@ -60,10 +58,16 @@ def quick(arguments: list[str]) -> int | None:
             return merge_driver(arguments[1:])
         fast = "recall" in arguments or "search" in arguments or "hook" in arguments
         if fast and "_MEM_COMPLETE" not in os.environ:
+            import gc
+
+            usual = gc.get_threshold()
+            gc.set_threshold(GC_THRESHOLD, *usual[1:])
             from mem.cli.quick import run
 
             code = run(arguments)
-            if code is not None:
+            if code is None:  # a form only Typer reads: the command runs as any other
+                gc.set_threshold(*usual)
+            else:
                 sys.stdout.flush()
             return code
     except BrokenPipeError:

@@ -23,10 +23,6 @@ import re
 import struct
 import sys
 import zlib
-
-# pickle's own C half: the pickle module adds Python classes for writing (~1.4 ms to import on
-# every search), and reading needs none of them.
-from _pickle import Unpickler, load, loads
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
@@ -35,6 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from mem.digests import md5
+
+try:  # pickle's own C half: the pickle module adds ~1.4 ms of classes for writing to each search
+    from _pickle import Unpickler, load, loads
+except ImportError:  # an interpreter without it
+    from pickle import Unpickler, load, loads
 
 INDEX_NAME = "MAIN"
 TOC_NAME = re.compile(rf"^_{INDEX_NAME}_([0-9]+)\.toc$")
@@ -256,7 +257,7 @@ class Terms:
     def find(self, key: bytes) -> int:
         """Where the value of `key` starts, or -1."""
         buffer = self.view.buffer
-        digest = self.md5(key).digest()
+        digest = self.md5(key, usedforsecurity=False).digest()
         hashed = int.from_bytes(digest[-4:], "big")
         start, slots = self.tables[hashed & 255]
         if not slots:

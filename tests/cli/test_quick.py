@@ -279,3 +279,28 @@ def test_a_closed_stdout_or_stderr_costs_no_traceback_and_no_failure(vault, mem,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_only_a_quick_command_collects_cycles_less_often(vault, mem):
+    # Raised for the quick paths (they keep their objects to the end); a form only Typer reads
+    # runs as every other command, with Python's own thresholds.
+    ok(mem("add", "Cache invalidation uses redis pubsub", "-c", "decisions", "-a", "dev"))
+    code = (
+        "import contextlib, gc, io, sys\n"
+        "from mem.cli.main import GC_THRESHOLD, quick\n"
+        "usual = gc.get_threshold()\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    answered = quick(['--vault', sys.argv[1], 'search', 'redis'])\n"
+        "assert answered == 0 and gc.get_threshold()[0] == GC_THRESHOLD, gc.get_threshold()\n"
+        "gc.set_threshold(*usual)\n"
+        "assert quick(['search', '--help']) is None, 'the quick path read --help'\n"
+        "assert gc.get_threshold() == usual, gc.get_threshold()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(vault)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
