@@ -105,25 +105,24 @@ class Table:
 
     def ids(self, agent: str) -> Iterator[str]:
         """`agent`'s facts, most central first."""
-        prefix = f"\n{agent}\t"
-        start = self.text.find(prefix, self.rows_at - 1)
-        while start >= 0:
-            end = self.text.find("\n", start + 1)
-            end = len(self.text) if end < 0 else end
-            yield self.text[start + len(prefix) : end]
-            start = self.text.find(prefix, end)
+        for row in rows_of(agent).finditer(self.text, self.rows_at):
+            yield row.group(1)
 
     def place(self, agent: str, entry_id: str) -> int:
         """Where the fact stands in the agent's order (lower is more central), or -1 if it is
         not in. The agent's order is read once, by one regular expression over the rows: a
         recall asks for hundreds of facts, and an agent may have thousands."""
         if agent not in self._places:
-            rows = re.compile(f"^{re.escape(agent)}\t(.*)$", re.MULTILINE)
-            found = rows.findall(self.text, self.rows_at)
+            found = rows_of(agent).findall(self.text, self.rows_at)
             # An id listed twice stands where it comes first: the first place is set last.
             places = zip(reversed(found), range(len(found) - 1, -1, -1), strict=True)
             self._places[agent] = dict(places)
         return self._places[agent].get(entry_id, -1)
+
+
+def rows_of(agent: str) -> re.Pattern[str]:
+    """An agent's rows of the table (`agent<TAB>id`), the id as the group."""
+    return re.compile(f"^{re.escape(agent)}\t(.*)$", re.MULTILINE)
 
 
 def read(folder: Path) -> Table | None:
